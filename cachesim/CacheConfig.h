@@ -1,0 +1,74 @@
+// The description of a simulated cache hierarchy: what --machine, --L<k>=,
+// --I1/--D1/--LL and --cache-config produce, and what Hierarchy and
+// CachegrindModel are built from. Plain data, no behaviour but validation.
+#ifndef OMPSIM_CACHESIM_CACHECONFIG_H
+#define OMPSIM_CACHESIM_CACHECONFIG_H
+
+#include "Types.h"
+
+namespace ompsim {
+
+constexpr int kMaxLevels = 4;
+
+enum class Replacement : u8 { LRU, FIFO, PLRU, Random };
+
+// WriteBack means write-back with write-allocate; WriteThrough means
+// write-through with no-write-allocate (the two combinations real caches use).
+enum class WritePolicy : u8 { WriteBack, WriteThrough };
+
+// Inclusion of level k (k >= 2) with respect to the levels above it.
+//  NonInclusive: filled on demand misses, nothing enforced (NINE).
+//  Inclusive:    holds every line of the levels above; evicting a line
+//                back-invalidates it above.
+//  Exclusive:    a victim cache: filled only by lines evicted from the level
+//                above; a hit moves the line up and removes it here.
+enum class Inclusion : u8 { NonInclusive, Inclusive, Exclusive };
+
+struct LevelConfig {
+    u64 size;          // bytes
+    u32 assoc;         // ways; == size/line for fully associative
+    u32 line;          // bytes, a power of two
+    Replacement replacement;
+    WritePolicy write;
+    Inclusion inclusion;
+    u32 latency;       // cycles to serve an access from this level
+};
+
+struct HierarchyConfig {
+    // Number of levels, 1..kMaxLevels. Level 1 counts once even when split.
+    int levels;
+    // Level 1 split into I1 and D1 (level[0] is then D1, i1 is I1); otherwise
+    // level[0] is a unified L1 that also serves instruction fetches.
+    bool split_l1;
+    LevelConfig i1;
+    LevelConfig level[kMaxLevels];
+    // Simulate instruction fetches at all (--icache=yes|no).
+    bool icache;
+    // Cachegrind-compatible semantics (--machine=cachegrind): exactly two
+    // levels, I1/D1 + LL, Cachegrind 3.19's model and counting rules.
+    bool cachegrind;
+    // Seed of the random replacement policy (same seed, same victims).
+    u64 random_seed;
+    // Cycles of a miss in every level (memory latency) and the base CPI
+    // (in 1/100 cycles per instruction) for the simulated-time model.
+    u32 memory_latency;
+    u32 cpi_x100;
+};
+
+// Names as users type them and as documents print them.
+const char* replacement_name(Replacement r);
+const char* write_policy_name(WritePolicy w);
+const char* inclusion_name(Inclusion i);
+
+// Level names: "I1", "D1"/"L1", "L2", "L3", "L4" (or "LL" in Cachegrind mode).
+const char* level_name(const HierarchyConfig& c, int level_index, bool icache_side);
+
+// Checks the whole configuration. On failure fills err with one line that
+// names the level and the rule it breaks, e.g.
+//   "L2: 1000000 B is not a multiple of line size x associativity (64 x 8)"
+// and returns false.
+bool validate(const HierarchyConfig& c, ErrorText& err);
+
+}  // namespace ompsim
+
+#endif

@@ -1,0 +1,26 @@
+// Counters kept by every cache level of a Hierarchy.
+#ifndef OMPSIM_CACHESIM_LEVELSTATS_H
+#define OMPSIM_CACHESIM_LEVELSTATS_H
+
+#include "Types.h"
+
+namespace ompsim {
+
+// What a reference to a level is. Fetch, Read and Write are demand accesses
+// of the program (a Write arriving at level k >= 2 is a write-through or the
+// fill of a write-allocate miss above); Writeback is a dirty line evicted
+// from the level above.
+enum AccessKind : u32 { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3, kNumKinds = 4 };
+
+struct LevelStats {
+    u64 refs[kNumKinds];    // line references of each kind
+    u64 misses[kNumKinds];  // of which missed
+    u64 evictions;          // valid lines displaced to make room
+    u64 writebacks;         // dirty lines sent down (to the next level or memory)
+    u64 back_invalidations; // lines removed because an inclusive level below evicted them
+    u64 victims_in;         // lines inserted as victims (exclusive levels only)
+};
+
+}  // namespace ompsim
+
+#endif

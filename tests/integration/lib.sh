@@ -1,0 +1,20 @@
+# Shared by the integration tests (sourced).
+
+# line_costs OUT SRC MARKER FIELDS: the sum of the given cost columns (awk
+# field numbers of a Cachegrind-format cost line, "LINE Ir ...") over every
+# record of the source line of SRC that contains MARKER.
+line_costs() {
+  _line=$(grep -n -- "$3" "$2" | head -n 1 | cut -d: -f1)
+  awk -v L="$_line" -v F="$(basename "$2")" -v C="$4" '
+    BEGIN { n = split(C, col, " ") }
+    /^fl=/ { infile = index($0, F) > 0 }
+    infile && $1 == L { for (i = 1; i <= n; i++) sum[i] += $(col[i]) }
+    END { s = ""; for (i = 1; i <= n; i++) s = s (i > 1 ? " " : "") (sum[i] + 0); print s }' "$1"
+}
+
+# expect_line_costs OUT SRC MARKER FIELDS EXPECTED: prints ok/FAIL, sets status=1 on FAIL.
+expect_line_costs() {
+  _got=$(line_costs "$1" "$2" "$3" "$4")
+  if [ "$_got" = "$5" ]; then echo "ok: $3: $_got"
+  else echo "FAIL: $3: expected '$5', got '$_got'"; status=1; fi
+}

@@ -1,0 +1,119 @@
+#include "CostCentres.h"
+
+#include <stddef.h>
+
+namespace ompsim {
+namespace cost {
+
+namespace {
+
+struct CodeLoc {
+    const HChar* file;
+    const HChar* fn;
+    UInt line;
+};
+
+OSet* g_lines;    // LineCC, ordered by file, fn, line
+OSet* g_strings;  // HChar*, interned file and function names
+OSet* g_sbs;      // SBInfo keyed by superblock address
+
+Word cmp_loc(const void* key, const void* elem) {
+    const CodeLoc* a = static_cast<const CodeLoc*>(key);
+    const LineCC* b = static_cast<const LineCC*>(elem);
+    Word r = VG_(strcmp)(a->file, b->file);
+    if (r) return r;
+    r = VG_(strcmp)(a->fn, b->fn);
+    if (r) return r;
+    return a->line < b->line ? -1 : a->line > b->line ? 1 : 0;
+}
+
+Word cmp_string(const void* key, const void* elem) {
+    return VG_(strcmp)(*static_cast<const HChar* const*>(key),
+                       *static_cast<const HChar* const*>(elem));
+}
+
+const HChar* intern(const HChar* s) {
+    HChar** found = static_cast<HChar**>(VG_(OSetGen_Lookup)(g_strings, &s));
+    if (found) return *found;
+    HChar** node = static_cast<HChar**>(VG_(OSetGen_AllocNode)(g_strings, sizeof(HChar*)));
+    *node = VG_(strdup)("ompsim.cost.str", s);
+    VG_(OSetGen_Insert)(g_strings, node);
+    return *node;
+}
+
+}  // namespace
+
+void init() {
+    g_lines = VG_(OSetGen_Create)(offsetof(LineCC, file), cmp_loc, VG_(malloc), "ompsim.cost.lines",
+                                  VG_(free));
+    g_strings = VG_(OSetGen_Create)(0, cmp_string, VG_(malloc), "ompsim.cost.strings", VG_(free));
+    g_sbs = VG_(OSetGen_Create)(offsetof(SBInfo, sb_addr), nullptr, VG_(malloc), "ompsim.cost.sbs",
+                                VG_(free));
+}
+
+LineCC* line_cc(Addr instr_addr) {
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *file = nullptr, *dir = nullptr, *fn = nullptr;
+    UInt line = 0;
+    // Same naming as Cachegrind so that --cachegrind-out-file output and
+    // cg_annotate agree line for line: "???" where debug info is missing,
+    // "dir/file" when a directory is known.
+    if (!VG_(get_filename_linenum)(ep, instr_addr, &file, &dir, &line)) {
+        file = "???";
+        dir = "";
+        line = 0;
+    }
+    if (!VG_(get_fnname)(ep, instr_addr, &fn)) fn = "???";
+
+    SizeT need = VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1;
+    HChar* path = static_cast<HChar*>(VG_(malloc)("ompsim.cost.path", need));
+    if (dir[0])
+        VG_(sprintf)(path, "%s/%s", dir, file);
+    else
+        VG_(sprintf)(path, "%s", file);
+
+    CodeLoc loc = {path, fn, line};
+    LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Lookup)(g_lines, &loc));
+    if (!cc) {
+        cc = static_cast<LineCC*>(VG_(OSetGen_AllocNode)(g_lines, sizeof(LineCC)));
+        VG_(memset)(cc, 0, sizeof(LineCC));
+        cc->file = intern(path);
+        cc->fn = intern(fn);
+        cc->line = line;
+        VG_(OSetGen_Insert)(g_lines, cc);
+    }
+    VG_(free)(path);
+    return cc;
+}
+
+SBInfo* new_sb_info(Addr sb_addr, Int n_instrs) {
+    // A superblock can be translated again only after its old translation
+    // was discarded, which removes the entry; stale entries would mean a
+    // missed discard, so replace rather than trust them.
+    discard_sb_info(sb_addr);
+    SizeT bytes = sizeof(SBInfo) + n_instrs * sizeof(InstrInfo);
+    SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_AllocNode)(g_sbs, bytes));
+    VG_(memset)(sb, 0, bytes);
+    sb->sb_addr = sb_addr;
+    sb->n_instrs = n_instrs;
+    VG_(OSetGen_Insert)(g_sbs, sb);
+    return sb;
+}
+
+void discard_sb_info(Addr sb_addr) {
+    SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Remove)(g_sbs, &sb_addr));
+    if (sb) VG_(OSetGen_FreeNode)(g_sbs, sb);
+}
+
+LineCC** sorted(UInt* count) {
+    UInt n = VG_(OSetGen_Size)(g_lines);
+    LineCC** out = static_cast<LineCC**>(VG_(malloc)("ompsim.cost.sorted", (n + 1) * sizeof(LineCC*)));
+    UInt i = 0;
+    VG_(OSetGen_ResetIter)(g_lines);
+    while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) out[i++] = cc;
+    *count = i;
+    return out;
+}
+
+}  // namespace cost
+}  // namespace ompsim

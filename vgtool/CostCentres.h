@@ -1,0 +1,56 @@
+// Code-centric costs: one LineCC per (file, function, line), one InstrInfo
+// per guest instruction of every translated superblock. The simulation
+// helpers receive an InstrInfo* and bump its LineCC, as Cachegrind does, so
+// attributing a cost to a source line costs one pointer load at run time.
+#ifndef OMPSIM_VGTOOL_COSTCENTRES_H
+#define OMPSIM_VGTOOL_COSTCENTRES_H
+
+#include "CacheConfig.h"
+#include "ValgrindApi.h"
+
+namespace ompsim {
+
+// served[d] counts the line references that level index d-1 missed and
+// depth d served (d = 1 .. levels; levels = memory). A miss at level k
+// (0-based) is therefore the sum of served[k+1 ..]. Hits (d = 0) land in
+// served[0] so the helpers can index without a branch.
+struct LineCC {
+    const HChar* file;
+    const HChar* fn;
+    UInt line;
+    ULong ir, dr, dw;  // instructions, data reads, data writes executed
+    ULong ir_served[kMaxLevels + 1];
+    ULong dr_served[kMaxLevels + 1];
+    ULong dw_served[kMaxLevels + 1];
+};
+
+struct InstrInfo {
+    Addr addr;
+    UInt len;
+    LineCC* cc;
+};
+
+struct SBInfo {
+    Addr sb_addr;  // key, must be first
+    Int n_instrs;
+    InstrInfo instrs[0];
+};
+
+namespace cost {
+
+void init();
+// The LineCC of the source line containing `instr_addr` (created if new).
+LineCC* line_cc(Addr instr_addr);
+// A zeroed InstrInfo array for a new translation of the superblock at
+// `sb_addr` with `n_instrs` guest instructions.
+SBInfo* new_sb_info(Addr sb_addr, Int n_instrs);
+void discard_sb_info(Addr sb_addr);
+
+// All LineCCs sorted by file, function, line (deterministic output order).
+// Returns a VG_(malloc)ed array the caller frees.
+LineCC** sorted(UInt* count);
+
+}  // namespace cost
+}  // namespace ompsim
+
+#endif

@@ -1,0 +1,275 @@
+#include "Instrumenter.h"
+
+extern "C" {
+#include "libvex_ir.h"
+}
+
+namespace ompsim {
+
+namespace {
+
+// An IR expression that is a constant or a temporary (flat IR).
+using IRAtom = IRExpr;
+
+InstrumentConfig g_cfg;
+
+enum EventKind { kEvFetch, kEvFetchGen, kEvRead, kEvWrite, kEvModify };
+
+struct Event {
+    EventKind kind;
+    InstrInfo* ii;
+    IRAtom* ea;
+    Int size;
+};
+
+// Events wait in a short queue so that one helper call can cover an
+// instruction fetch and its data access, or up to three fetches. The queue
+// length changes only how often calls are merged, never the counts: a write
+// merges with the read before it (read-modify-write) before any flush.
+constexpr Int kQueue = 16;
+
+struct State {
+    Event ev[kQueue];
+    Int used;
+    SBInfo* sb;
+    Int next_instr;
+    IRSB* out;
+};
+
+void emit(State& s, Int regparms, Int which, IRExpr** args, IRExpr* guard) {
+    const HelperTable& h = g_cfg.helpers;
+    void* fns[10] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr, h.dw, h.dm};
+    IRDirty* di = unsafeIRDirty_0_N(regparms, h.names[which], VG_(fnptr_to_fnentry)(fns[which]), args);
+    if (guard) di->guard = guard;
+    addStmtToIRSB(s.out, IRStmt_Dirty(di));
+}
+
+enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm };
+
+IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
+
+void flush(State& s) {
+    Int i = 0;
+    while (i < s.used) {
+        Event& e = s.ev[i];
+        Event* e2 = i + 1 < s.used ? &s.ev[i + 1] : nullptr;
+        Event* e3 = i + 2 < s.used ? &s.ev[i + 2] : nullptr;
+        IRExpr* ii = ptr_arg(e.ii);
+        switch (e.kind) {
+            case kEvFetch:
+                if (e2 && e2->kind != kEvFetch && e2->kind != kEvFetchGen) {
+                    // The data event after an instruction's fetch belongs to it.
+                    tl_assert(e2->ii == e.ii);
+                    Int which = e2->kind == kEvRead ? kIrDr : e2->kind == kEvWrite ? kIrDw : kIrDm;
+                    emit(s, 3, which, mkIRExprVec_3(ii, e2->ea, mkIRExpr_HWord(e2->size)), nullptr);
+                    i += 2;
+                } else if (e2 && e3 && e2->kind == kEvFetch && e3->kind == kEvFetch) {
+                    emit(s, 3, kIr3, mkIRExprVec_3(ii, ptr_arg(e2->ii), ptr_arg(e3->ii)), nullptr);
+                    i += 3;
+                } else if (e2 && e2->kind == kEvFetch) {
+                    emit(s, 2, kIr2, mkIRExprVec_2(ii, ptr_arg(e2->ii)), nullptr);
+                    i += 2;
+                } else {
+                    emit(s, 1, kIr1, mkIRExprVec_1(ii), nullptr);
+                    i += 1;
+                }
+                break;
+            case kEvFetchGen:
+                emit(s, 1, kIrGen, mkIRExprVec_1(ii), nullptr);
+                i += 1;
+                break;
+            case kEvRead:
+            case kEvWrite:
+            case kEvModify: {
+                Int which = e.kind == kEvRead ? kDr : e.kind == kEvWrite ? kDw : kDm;
+                emit(s, 3, which, mkIRExprVec_3(ii, e.ea, mkIRExpr_HWord(e.size)), nullptr);
+                i += 1;
+                break;
+            }
+        }
+    }
+    s.used = 0;
+}
+
+Event& push(State& s) {
+    if (s.used == kQueue) flush(s);
+    Event& e = s.ev[s.used++];
+    e.ea = nullptr;
+    e.size = 0;
+    return e;
+}
+
+bool fetch_single_line(Addr a, UInt len) {
+    if (!g_cfg.fetch_exact_single_line_check) return true;
+    if (g_cfg.cachegrind && !g_cfg.cg_single_line_ok) return false;
+    return (a >> g_cfg.fetch_line_bits) == ((a + len - 1) >> g_cfg.fetch_line_bits);
+}
+
+void add_fetch(State& s, InstrInfo* ii) {
+    Event& e = push(s);
+    e.kind = fetch_single_line(ii->addr, ii->len) ? kEvFetch : kEvFetchGen;
+    e.ii = ii;
+}
+
+void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
+    tl_assert(isIRAtom(ea));
+    Event& e = push(s);
+    e.kind = kEvRead;
+    e.ii = ii;
+    e.ea = ea;
+    e.size = size;
+}
+
+void add_write(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
+    tl_assert(isIRAtom(ea));
+    // A write of the same size to the same address expression right after a
+    // read by the same instruction is a read-modify-write ("add [mem], r",
+    // and the store half of a CAS): one "modify" event.
+    if (s.used > 0) {
+        Event& last = s.ev[s.used - 1];
+        if (last.kind == kEvRead && last.size == size && last.ii == ii && eqIRAtom(last.ea, ea)) {
+            last.kind = kEvModify;
+            return;
+        }
+    }
+    Event& e = push(s);
+    e.kind = kEvWrite;
+    e.ii = ii;
+    e.ea = ea;
+    e.size = size;
+}
+
+// Guarded (conditional) loads and stores count only when the guard holds:
+// flush the queue and emit a call that carries the guard.
+void add_guarded(State& s, InstrInfo* ii, Int size, IRAtom* ea, IRAtom* guard, bool write) {
+    tl_assert(isIRAtom(ea) && isIRAtom(guard));
+    flush(s);
+    emit(s, 3, write ? kDw : kDr, mkIRExprVec_3(ptr_arg(ii), ea, mkIRExpr_HWord(size)), guard);
+}
+
+InstrInfo* new_instr(State& s, Addr addr, UInt len) {
+    tl_assert(s.next_instr < s.sb->n_instrs);
+    InstrInfo* ii = &s.sb->instrs[s.next_instr++];
+    ii->addr = addr;
+    ii->len = len;
+    ii->cc = cost::line_cc(addr);
+    return ii;
+}
+
+Int clamp(Int size) {
+    return (g_cfg.clamp_dirty_size && size > (Int)g_cfg.clamp_dirty_size) ? (Int)g_cfg.clamp_dirty_size
+                                                                          : size;
+}
+
+}  // namespace
+
+void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
+
+IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
+                 const VexGuestExtents* vge, const VexArchInfo*, IRType gWordTy, IRType hWordTy) {
+    if (gWordTy != hWordTy) VG_(tool_panic)((HChar*)"host/guest word size mismatch");
+
+    State s;
+    s.used = 0;
+    s.out = deepCopyIRSBExceptStmts(sb_in);
+
+    Int i = 0;
+    while (i < sb_in->stmts_used && sb_in->stmts[i]->tag != Ist_IMark) {
+        addStmtToIRSB(s.out, sb_in->stmts[i]);
+        ++i;
+    }
+    Int n_instrs = 0;
+    for (Int j = i; j < sb_in->stmts_used; ++j)
+        if (sb_in->stmts[j]->tag == Ist_IMark) ++n_instrs;
+    tl_assert(closure->readdr == vge->base[0]);
+    s.sb = cost::new_sb_info(closure->readdr, n_instrs);
+    s.next_instr = 0;
+
+    IRTypeEnv* tyenv = sb_in->tyenv;
+    InstrInfo* cur = nullptr;
+    for (; i < sb_in->stmts_used; ++i) {
+        IRStmt* st = sb_in->stmts[i];
+        switch (st->tag) {
+            case Ist_IMark: {
+                UInt len = st->Ist.IMark.len;
+                // VEX reports length 0 for an undecodable instruction.
+                if (len == 0) len = VG_MIN_INSTR_SZB;
+                cur = new_instr(s, st->Ist.IMark.addr, len);
+                add_fetch(s, cur);
+                break;
+            }
+            case Ist_WrTmp: {
+                IRExpr* data = st->Ist.WrTmp.data;
+                if (data->tag == Iex_Load)
+                    add_read(s, cur, sizeofIRType(data->Iex.Load.ty), data->Iex.Load.addr);
+                break;
+            }
+            case Ist_Store: {
+                IRExpr* data = st->Ist.Store.data;
+                add_write(s, cur, sizeofIRType(typeOfIRExpr(tyenv, data)), st->Ist.Store.addr);
+                break;
+            }
+            case Ist_StoreG: {
+                IRStoreG* sg = st->Ist.StoreG.details;
+                add_guarded(s, cur, sizeofIRType(typeOfIRExpr(tyenv, sg->data)), sg->addr, sg->guard,
+                            true);
+                break;
+            }
+            case Ist_LoadG: {
+                IRLoadG* lg = st->Ist.LoadG.details;
+                IRType loaded = Ity_INVALID, widened = Ity_INVALID;
+                typeOfIRLoadGOp(lg->cvt, &widened, &loaded);
+                add_guarded(s, cur, sizeofIRType(loaded), lg->addr, lg->guard, false);
+                break;
+            }
+            case Ist_Dirty: {
+                IRDirty* d = st->Ist.Dirty.details;
+                if (d->mFx != Ifx_None) {
+                    Int size = clamp(d->mSize);
+                    if (d->mFx == Ifx_Read || d->mFx == Ifx_Modify) add_read(s, cur, size, d->mAddr);
+                    if (d->mFx == Ifx_Write || d->mFx == Ifx_Modify) add_write(s, cur, size, d->mAddr);
+                }
+                break;
+            }
+            case Ist_CAS: {
+                // A compare-and-swap reads and (possibly) writes its location;
+                // counted as a read and a write, which merge into one modify.
+                IRCAS* cas = st->Ist.CAS.details;
+                Int size = sizeofIRType(typeOfIRExpr(tyenv, cas->dataLo));
+                if (cas->dataHi) size *= 2;
+                size = clamp(size);
+                add_read(s, cur, size, cas->addr);
+                add_write(s, cur, size, cas->addr);
+                break;
+            }
+            case Ist_LLSC: {
+                if (st->Ist.LLSC.storedata == nullptr) {
+                    add_read(s, cur, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)),
+                             st->Ist.LLSC.addr);
+                    flush(s);
+                } else {
+                    add_write(s, cur, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)),
+                              st->Ist.LLSC.addr);
+                }
+                break;
+            }
+            case Ist_Exit:
+                // The side exit may be taken: everything before it must be counted.
+                flush(s);
+                break;
+            default:
+                break;
+        }
+        addStmtToIRSB(s.out, st);
+    }
+    flush(s);
+    tl_assert(s.next_instr == s.sb->n_instrs);
+    return s.out;
+}
+
+void discard_superblock(Addr, VexGuestExtents vge) {
+    tl_assert(vge.n_used > 0);
+    cost::discard_sb_info(vge.base[0]);
+}
+
+}  // namespace ompsim

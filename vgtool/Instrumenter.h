@@ -1,0 +1,29 @@
+// Turns each superblock of guest code into one that also calls the
+// simulation helpers for every instruction fetch, load and store.
+#ifndef OMPSIM_VGTOOL_INSTRUMENTER_H
+#define OMPSIM_VGTOOL_INSTRUMENTER_H
+
+#include "SimHelpers.h"
+
+namespace ompsim {
+
+struct InstrumentConfig {
+    HelperTable helpers;
+    bool cachegrind;        // Cachegrind's counting rules
+    unsigned fetch_line_bits;  // line size of the cache instruction fetches go to
+    bool fetch_exact_single_line_check;  // false: every fetch is "single line" (no I-cache)
+    bool cg_single_line_ok;  // Cachegrind: I1 and LL line sizes equal (IrNoX possible)
+    UInt clamp_dirty_size;  // Cachegrind clamps dirty-helper accesses to this; 0 = no clamp
+};
+
+void instrument_init(const InstrumentConfig& cfg);
+
+IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout* layout,
+                 const VexGuestExtents* vge, const VexArchInfo* archinfo_host, IRType gWordTy,
+                 IRType hWordTy);
+
+void discard_superblock(Addr orig_addr, VexGuestExtents vge);
+
+}  // namespace ompsim
+
+#endif

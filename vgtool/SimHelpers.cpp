@@ -1,0 +1,146 @@
+#include "SimHelpers.h"
+
+namespace ompsim {
+namespace sim {
+
+CachegrindModel g_cg;
+Hierarchy g_hier;
+bool g_icache;
+
+namespace {
+
+// ------------------------------------------------------------ Cachegrind mode
+// Depth d (0 = L1 hit, 1 = LL hit, 2 = LL miss) is recorded in served[d];
+// Cachegrind's m1 = served[1] + served[2] and mL = served[2].
+
+inline void cg_fetch1(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    cc->ir_served[g_cg.fetch_single_line(n->addr)]++;
+}
+inline void cg_read(InstrInfo* n, Addr a, UWord size) {
+    LineCC* cc = n->cc;
+    cc->dr++;
+    cc->dr_served[g_cg.data(a, size)]++;
+}
+inline void cg_write(InstrInfo* n, Addr a, UWord size) {
+    LineCC* cc = n->cc;
+    cc->dw++;
+    cc->dw_served[g_cg.data(a, size)]++;
+}
+
+VG_REGPARM(1) void cg_ir1(InstrInfo* n) { cg_fetch1(n); }
+VG_REGPARM(2) void cg_ir2(InstrInfo* n, InstrInfo* n2) {
+    cg_fetch1(n);
+    cg_fetch1(n2);
+}
+VG_REGPARM(3) void cg_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
+    cg_fetch1(n);
+    cg_fetch1(n2);
+    cg_fetch1(n3);
+}
+VG_REGPARM(1) void cg_ir_gen(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    cc->ir_served[g_cg.fetch(n->addr, n->len)]++;
+}
+// A read-modify-write counts as one read in Cachegrind.
+VG_REGPARM(3) void cg_ir_dr(InstrInfo* n, Addr a, UWord size) {
+    cg_fetch1(n);
+    cg_read(n, a, size);
+}
+VG_REGPARM(3) void cg_ir_dw(InstrInfo* n, Addr a, UWord size) {
+    cg_fetch1(n);
+    cg_write(n, a, size);
+}
+VG_REGPARM(3) void cg_dr(InstrInfo* n, Addr a, UWord size) { cg_read(n, a, size); }
+VG_REGPARM(3) void cg_dw(InstrInfo* n, Addr a, UWord size) { cg_write(n, a, size); }
+
+// ------------------------------------------------------------ general hierarchy
+// Every cache line an access touches is one reference; served[d] counts
+// line references by the depth that served them.
+
+inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
+    unsigned bits = g_hier.line_bits();
+    u64 first = a >> bits;
+    u64 last = (a + size - 1) >> bits;
+    served[g_hier.access(kind, first)]++;
+    for (u64 b = first + 1; b <= last; ++b) served[g_hier.access(kind, b)]++;
+}
+inline void hier_fetch1(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    if (g_icache) cc->ir_served[g_hier.access(kFetch, n->addr >> g_hier.line_bits())]++;
+}
+
+VG_REGPARM(1) void hier_ir1(InstrInfo* n) { hier_fetch1(n); }
+VG_REGPARM(2) void hier_ir2(InstrInfo* n, InstrInfo* n2) {
+    hier_fetch1(n);
+    hier_fetch1(n2);
+}
+VG_REGPARM(3) void hier_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
+    hier_fetch1(n);
+    hier_fetch1(n2);
+    hier_fetch1(n3);
+}
+VG_REGPARM(1) void hier_ir_gen(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    if (g_icache) hier_lines(kFetch, cc->ir_served, n->addr, n->len);
+}
+VG_REGPARM(3) void hier_dr(InstrInfo* n, Addr a, UWord size) {
+    n->cc->dr++;
+    hier_lines(kRead, n->cc->dr_served, a, size);
+}
+VG_REGPARM(3) void hier_dw(InstrInfo* n, Addr a, UWord size) {
+    n->cc->dw++;
+    hier_lines(kWrite, n->cc->dw_served, a, size);
+}
+// A read-modify-write is what the hardware does: a read, then a write of the
+// same bytes (which marks the line dirty in a write-back cache).
+VG_REGPARM(3) void hier_dm(InstrInfo* n, Addr a, UWord size) {
+    hier_dr(n, a, size);
+    hier_dw(n, a, size);
+}
+VG_REGPARM(3) void hier_ir_dr(InstrInfo* n, Addr a, UWord size) {
+    hier_fetch1(n);
+    hier_dr(n, a, size);
+}
+VG_REGPARM(3) void hier_ir_dw(InstrInfo* n, Addr a, UWord size) {
+    hier_fetch1(n);
+    hier_dw(n, a, size);
+}
+VG_REGPARM(3) void hier_ir_dm(InstrInfo* n, Addr a, UWord size) {
+    hier_fetch1(n);
+    hier_dm(n, a, size);
+}
+
+template <typename F>
+void* fn(F f) {
+    return reinterpret_cast<void*>(f);
+}
+
+}  // namespace
+
+// Built on request rather than as statics: the tool runs no static
+// initialisers, and this is called once per run.
+HelperTable cachegrind_helpers() {
+    HelperTable t = {
+        fn(cg_ir1), fn(cg_ir2), fn(cg_ir3), fn(cg_ir_gen), fn(cg_ir_dr), fn(cg_ir_dw),
+        fn(cg_ir_dr), fn(cg_dr), fn(cg_dw), fn(cg_dr),
+        {"cg_ir1", "cg_ir2", "cg_ir3", "cg_ir_gen", "cg_ir_dr", "cg_ir_dw", "cg_ir_dm", "cg_dr",
+         "cg_dw", "cg_dm"}};
+    return t;
+}
+
+HelperTable hierarchy_helpers() {
+    HelperTable t = {
+        fn(hier_ir1), fn(hier_ir2), fn(hier_ir3), fn(hier_ir_gen), fn(hier_ir_dr),
+        fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm),
+        {"hier_ir1", "hier_ir2", "hier_ir3", "hier_ir_gen", "hier_ir_dr", "hier_ir_dw",
+         "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm"}};
+    return t;
+}
+
+}  // namespace sim
+}  // namespace ompsim

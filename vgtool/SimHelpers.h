@@ -1,0 +1,46 @@
+// The functions the instrumented code calls, one per batch of events of one
+// or a few guest instructions. Two families:
+//  - cg_*:  Cachegrind mode (CachegrindModel), Cachegrind's counting rules;
+//  - hier_*: the general hierarchy (Hierarchy), one reference per cache line.
+// Each family has the same shapes, so the Instrumenter picks a table.
+#ifndef OMPSIM_VGTOOL_SIMHELPERS_H
+#define OMPSIM_VGTOOL_SIMHELPERS_H
+
+#include "CachegrindModel.h"
+#include "CostCentres.h"
+#include "Hierarchy.h"
+
+namespace ompsim {
+
+struct HelperTable {
+    // Instruction fetch of 1, 2 or 3 consecutive instructions that each lie
+    // within one cache line ("single-line" fetches).
+    void* ir1;
+    void* ir2;
+    void* ir3;
+    // Fetch of an instruction that may straddle lines.
+    void* ir_gen;
+    // A single-line fetch followed by the instruction's data access.
+    void* ir_dr;
+    void* ir_dw;
+    void* ir_dm;
+    // A data access alone (InstrInfo*, address, size).
+    void* dr;
+    void* dw;
+    void* dm;
+    const char* names[10];
+};
+
+namespace sim {
+
+extern CachegrindModel g_cg;
+extern Hierarchy g_hier;
+extern bool g_icache;  // simulate instruction fetches (general mode)
+
+HelperTable cachegrind_helpers();
+HelperTable hierarchy_helpers();
+
+}  // namespace sim
+}  // namespace ompsim
+
+#endif

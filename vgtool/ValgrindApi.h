@@ -1,0 +1,43 @@
+// The one place that includes Valgrind's C tool headers into C++.
+// Only vgtool/ includes this; cachesim/ and monitor/ never do.
+#ifndef OMPSIM_VGTOOL_VALGRINDAPI_H
+#define OMPSIM_VGTOOL_VALGRINDAPI_H
+
+extern "C" {
+#include "pub_tool_basics.h"
+}
+// The kernel-interface header defines a C++ template when compiled as C++,
+// which is not allowed inside extern "C"; it declares no functions, so it is
+// included first, outside, and its include guard keeps the others from
+// including it again.
+#include "pub_tool_vki.h"
+extern "C" {
+#include "pub_tool_clientstate.h"
+#include "pub_tool_debuginfo.h"
+#include "pub_tool_libcassert.h"
+#include "pub_tool_libcbase.h"
+#include "pub_tool_libcfile.h"
+#include "pub_tool_libcprint.h"
+#include "pub_tool_libcproc.h"
+#include "pub_tool_machine.h"
+#include "pub_tool_mallocfree.h"
+#include "pub_tool_options.h"
+#include "pub_tool_oset.h"
+#include "pub_tool_tooliface.h"
+#include "pub_tool_xarray.h"
+}
+
+#include "Types.h"
+
+namespace ompsim {
+
+// cachesim/ allocates through this: Valgrind's own heap, never libc.
+Allocator tool_allocator();
+
+// Prints "valgrind: ompsim: <message>" as one line and exits with status 1.
+// Used for every user error (bad option, impossible geometry, unreadable file).
+__attribute__((noreturn)) void fatal_user_error(const char* message);
+
+}  // namespace ompsim
+
+#endif
