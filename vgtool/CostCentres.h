@@ -12,8 +12,8 @@ namespace ompsim {
 
 // served[d] counts the line references that level index d-1 missed and
 // depth d served (d = 1 .. levels; levels = memory). A miss at level k
-// (0-based) is therefore the sum of served[k+1 ..]. Hits (d = 0) land in
-// served[0] so the helpers can index without a branch.
+// (0-based) is therefore the sum of served[k+1 ..]. Hits (d = 0) are not
+// recorded: served[0] stays 0.
 struct LineCC {
     const HChar* file;
     const HChar* fn;

@@ -92,7 +92,7 @@ void print_hierarchy_summary(const HierarchyConfig& cfg, const Totals& t) {
     VG_(umsg)("Data reads:       %,llu\n", t.dr);
     VG_(umsg)("Data writes:      %,llu\n", t.dw);
     VG_(umsg)("\n");
-    VG_(umsg)("  %-4s %-9s %18s %16s %9s\n", "cache", "refs", "line refs", "misses", "miss rate");
+    VG_(umsg)("  %-4s %-9s %18s %16s %9s\n", "", "", "line refs", "misses", "miss rate");
     static const HChar* const kinds[kNumKinds] = {"fetch", "read", "write", "writeback"};
     for (int k = 0; k < cfg.levels; ++k) {
         for (int side = 0; side < 2; ++side) {

@@ -27,7 +27,6 @@ Bool process_option(const HChar* arg) {
     error_clear(err);
     switch (builder_option(g_builder, arg, err)) {
         case OptResult::Ok:
-            if (starts_with(arg, "--machine=")) g_machine_name = arg + 10;
             return True;
         case OptResult::Error:
             fatal_user_error(err.text);
@@ -104,7 +103,7 @@ void post_clo_init() {
     ErrorText err;
     error_clear(err);
     if (!builder_finish(g_builder, g_cfg, err)) fatal_user_error(err.text);
-    if (!g_machine_name) g_machine_name = g_cfg.cachegrind ? "cachegrind" : "desktop";
+    g_machine_name = builder_machine_name(g_builder);
 
     Allocator a = tool_allocator();
     InstrumentConfig ic;

@@ -17,6 +17,6 @@ trap 'rm -rf "$t"' EXIT
   echo "FAIL: tool run failed"; cat "$t/stderr"; exit 1; }
 status=0
 . "$(dirname "$0")/lib.sh"
-check '/\* ROWS \*/' "1048576 131072 131072 0"
-check '/\* COLS \*/' "1048576 1048576 1048576 0"
+expect_line_costs "$t/out" "$src" '/\* ROWS \*/' "6 7 8 9" "1048576 131072 131072 0"
+expect_line_costs "$t/out" "$src" '/\* COLS \*/' "6 7 8 9" "1048576 1048576 1048576 0"
 exit $status
