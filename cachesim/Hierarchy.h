@@ -48,7 +48,7 @@ private:
     // Level `index` (I1 at index 0 when icache_side and level 1 is split).
     CacheLevel* level_for(int index, bool icache_side);
     const CacheLevel* level_for(int index, bool icache_side) const;
-    // Everything but an L1 hit at position 0 of an LRU/FIFO level.
+    // Everything but a level-1 hit that needs no replacement update.
     unsigned access_slow(AccessKind kind, u64 block);
     unsigned fetch(int k, u64 block, AccessKind kind, bool icache_side, bool* dirty_up);
     unsigned write(int k, u64 block);
@@ -67,14 +67,14 @@ private:
     u64 mem_writes_;
 };
 
-// The hot path: a hit on the MRU (LRU) or newest (FIFO) line of level 1
-// needs no replacement update, so it is a set computation, one compare and a
-// counter increment (plus the dirty bit for a write-back write). Everything
-// else, including PLRU/Random level-1 policies and write-through writes, goes
-// out of line.
+// The hot path: a hit on the first line of a level-1 set (the MRU line for
+// LRU; for FIFO and Random any hit) needs no replacement update, so it is a
+// set computation, one compare and a counter increment (plus the dirty bit
+// for a write-back write). Everything else (other positions, PLRU, write-
+// through writes, misses) goes out of line.
 inline unsigned Hierarchy::access(AccessKind kind, u64 block) {
     CacheLevel& c = (kind == kFetch && split_) ? i1_ : lv_[0];
-    if (c.ordered()) {
+    if (c.first_hit_free()) {
         u64* keys = c.set_keys(c.set_of(block));
         u64 k0 = keys[0];
         if (repl::key_matches(k0, block) && (kind != kWrite || c.write_back())) {

@@ -1,0 +1,99 @@
+// Replacement-policy primitives used by CacheLevel (see docs/cache-model.md).
+//
+// A set is an array of `assoc` keys, one per way; key = block << 1 | dirty,
+// kInvalidKey marks an empty way. How the array is interpreted depends on the
+// policy:
+//  - LRU and FIFO keep the array *ordered*: entry 0 is the most recently used
+//    (LRU) or most recently filled (FIFO) line, the last valid entry is the
+//    victim, and empty entries always sit at the end. Both use the same
+//    insert/remove primitives; only LRU moves a line on a hit.
+//  - PLRU and Random index the array by way number; PLRU keeps assoc-1 tree
+//    bits per set in heap order (node 1 is the root, node i has children 2i
+//    and 2i+1, way w is leaf assoc+w).
+//
+// Everything here is freestanding and header-only: no libc, no allocation.
+#ifndef OMPSIM_CACHESIM_REPLACEMENTPOLICY_H
+#define OMPSIM_CACHESIM_REPLACEMENTPOLICY_H
+
+#include "Types.h"
+
+namespace ompsim {
+namespace repl {
+
+constexpr u64 kInvalidKey = ~0ull;
+
+inline u64 make_key(u64 block, bool dirty) { return (block << 1) | (dirty ? 1u : 0u); }
+inline u64 key_block(u64 key) { return key >> 1; }
+inline bool key_dirty(u64 key) { return (key & 1) != 0; }
+// True if `key` holds `block` (either dirty state). An empty way never
+// matches a block below 2^63 - 1.
+inline bool key_matches(u64 key, u64 block) { return (key | 1) == ((block << 1) | 1); }
+
+// ---- Ordered sets (LRU, FIFO) ----------------------------------------------
+
+// Moves the entry at `pos` to the front (MRU), shifting entries 0..pos-1 down.
+inline void order_to_front(u64* keys, u32 pos) {
+    u64 k = keys[pos];
+    for (u32 i = pos; i > 0; --i) keys[i] = keys[i - 1];
+    keys[0] = k;
+}
+
+// Puts `key` at the front, shifting everything down by one; returns the entry
+// that fell off the end (kInvalidKey if the set was not full, since empty
+// entries are always at the end).
+inline u64 order_push_front(u64* keys, u32 assoc, u64 key) {
+    u64 dropped = keys[assoc - 1];
+    for (u32 i = assoc - 1; i > 0; --i) keys[i] = keys[i - 1];
+    keys[0] = key;
+    return dropped;
+}
+
+// Removes the entry at `pos`, closing the gap; the last entry becomes empty.
+inline void order_remove(u64* keys, u32 assoc, u32 pos) {
+    for (u32 i = pos; i + 1 < assoc; ++i) keys[i] = keys[i + 1];
+    keys[assoc - 1] = kInvalidKey;
+}
+
+// ---- Tree pseudo-LRU ---------------------------------------------------------
+
+inline bool plru_bit(const u64* bits, u32 node) { return (bits[node >> 6] >> (node & 63)) & 1; }
+inline void plru_set(u64* bits, u32 node, bool v) {
+    u64 m = 1ull << (node & 63);
+    if (v) bits[node >> 6] |= m; else bits[node >> 6] &= ~m;
+}
+
+// Touch way `way` of a set with 2^log2_assoc ways: every node on the path from
+// the root to the leaf is made to point away from the path (1 = "the victim
+// is on the right", set when the path goes left; 0 when it goes right).
+inline void plru_touch(u64* bits, u32 log2_assoc, u32 way) {
+    u32 node = 1;
+    for (u32 d = log2_assoc; d > 0; --d) {
+        u32 right = (way >> (d - 1)) & 1;
+        plru_set(bits, node, right == 0);
+        node = 2 * node + right;
+    }
+}
+
+// The way the tree points at: from the root, bit 0 -> left, 1 -> right.
+inline u32 plru_victim(const u64* bits, u32 log2_assoc) {
+    u32 node = 1;
+    for (u32 d = 0; d < log2_assoc; ++d) node = 2 * node + (plru_bit(bits, node) ? 1 : 0);
+    return node - (1u << log2_assoc);
+}
+
+// ---- Random ------------------------------------------------------------------
+
+// xorshift64 (Marsaglia, shifts 13/7/17); returns the new state as the draw.
+inline u64 xorshift64_next(u64& x) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+}
+
+inline u32 random_victim(u64& state, u32 assoc) { return u32(xorshift64_next(state) % assoc); }
+
+}  // namespace repl
+}  // namespace ompsim
+
+#endif

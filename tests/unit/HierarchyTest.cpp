@@ -1,0 +1,746 @@
+// Hierarchy: hand-derived multi-level cases, then randomised differential
+// tests against the independent model in ReferenceHierarchy.h.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Hierarchy.h"
+#include "ReferenceHierarchy.h"
+
+using namespace ompsim;
+
+namespace {
+
+void* heap_alloc(void*, size_t n) { return std::malloc(n); }
+void heap_release(void*, void* p) { std::free(p); }
+const Allocator kHeap{heap_alloc, heap_release, nullptr};
+
+LevelConfig lvl(u64 sets, u32 assoc, Replacement r = Replacement::LRU,
+                WritePolicy w = WritePolicy::WriteBack, Inclusion i = Inclusion::NonInclusive) {
+    LevelConfig c{};
+    c.line = 64;
+    c.assoc = assoc;
+    c.size = sets * assoc * 64;
+    c.replacement = r;
+    c.write = w;
+    c.inclusion = i;
+    c.latency = 1;
+    return c;
+}
+
+HierarchyConfig unified(std::vector<LevelConfig> levels) {
+    HierarchyConfig c{};
+    c.levels = int(levels.size());
+    c.split_l1 = false;
+    for (size_t k = 0; k < levels.size(); ++k) c.level[k] = levels[k];
+    c.i1 = levels[0];
+    c.icache = true;
+    c.random_seed = 42;
+    c.memory_latency = 100;
+    c.cpi_x100 = 100;
+    return c;
+}
+
+struct H {
+    Hierarchy h;
+    explicit H(const HierarchyConfig& c) {
+        ErrorText err;
+        error_clear(err);
+        EXPECT_TRUE(h.init(c, kHeap, err)) << err.text;
+    }
+    ~H() { h.destroy(); }
+    bool has(int k, u64 b, bool* d = nullptr, bool ic = false) const { return h.contains(k, ic, b, d); }
+    bool dirty(int k, u64 b, bool ic = false) const {
+        bool d = false;
+        return h.contains(k, ic, b, &d) && d;
+    }
+    const LevelStats& st(int k, bool ic = false) const { return h.stats(k, ic); }
+};
+
+constexpr u64 A = 0, B = 1, C = 2, D = 3;
+
+}  // namespace
+
+TEST(Hierarchy, LineBitsAndLevels) {
+    H t(unified({lvl(2, 2), lvl(4, 4)}));
+    EXPECT_EQ(t.h.line_bits(), 6u);
+    EXPECT_EQ(t.h.levels(), 2);
+    EXPECT_EQ(t.h.memory_reads(), 0u);
+}
+
+TEST(Hierarchy, DepthOfHitsAndMisses) {
+    // L1 1 set x 1 way, L2 1x2, L3 1x4, all LRU write-back non-inclusive.
+    H t(unified({lvl(1, 1), lvl(1, 2), lvl(1, 4)}));
+    EXPECT_EQ(t.h.access(kRead, A), 3u);   // memory
+    EXPECT_EQ(t.h.access(kRead, A), 0u);   // L1
+    EXPECT_EQ(t.h.access(kRead, B), 3u);   // L1: B (A evicted, clean)
+    EXPECT_EQ(t.h.access(kRead, A), 1u);   // L2 had A
+    EXPECT_EQ(t.h.access(kRead, C), 3u);   // L2: C A (B evicted), L3: C B A
+    EXPECT_EQ(t.h.access(kRead, B), 2u);   // only L3 still has B
+    EXPECT_EQ(t.h.memory_reads(), 3u);
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+    EXPECT_EQ(t.st(0).refs[kRead], 6u);
+    EXPECT_EQ(t.st(0).misses[kRead], 5u);
+    EXPECT_EQ(t.st(1).refs[kRead], 5u);
+    EXPECT_EQ(t.st(1).misses[kRead], 4u);
+    EXPECT_EQ(t.st(2).refs[kRead], 4u);
+    EXPECT_EQ(t.st(2).misses[kRead], 3u);
+}
+
+// L1 1x2 LRU WB, L2 1x2 LRU WB inclusive.
+//  write A: misses both, mem read; L2 [A], L1 [A*]          (* = dirty)
+//  read  B: misses both, mem read; L2 [B A], L1 [B A*]
+//  write A: L1 hit (L2 not told); L1 [A* B], L2 still [B A]
+//  read  C: L1 miss, L2 miss, mem read; L2 fills C evicting its LRU A:
+//           A is back-invalidated from L1, dirty there, so L2 writes A back
+//           to memory; then L1 fills C into the freed way, evicting nothing.
+TEST(Hierarchy, InclusiveBackInvalidationOfDirtyLineWritesBackOnce) {
+    H t(unified({lvl(1, 2), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)}));
+    EXPECT_EQ(t.h.access(kWrite, A), 2u);
+    EXPECT_EQ(t.h.access(kRead, B), 2u);
+    EXPECT_EQ(t.h.access(kWrite, A), 0u);
+    EXPECT_TRUE(t.dirty(0, A));
+    EXPECT_FALSE(t.dirty(1, A));
+    EXPECT_EQ(t.h.access(kRead, C), 2u);
+    EXPECT_FALSE(t.has(0, A));
+    EXPECT_FALSE(t.has(1, A));
+    EXPECT_TRUE(t.has(0, B));
+    EXPECT_TRUE(t.has(0, C));
+    EXPECT_TRUE(t.has(1, B));
+    EXPECT_TRUE(t.has(1, C));
+    EXPECT_EQ(t.h.memory_reads(), 3u);
+    EXPECT_EQ(t.h.memory_writes(), 1u);
+    EXPECT_EQ(t.st(0).back_invalidations, 1u);
+    EXPECT_EQ(t.st(0).evictions, 0u);
+    EXPECT_EQ(t.st(0).writebacks, 0u);
+    EXPECT_EQ(t.st(1).evictions, 1u);
+    EXPECT_EQ(t.st(1).writebacks, 1u);
+    EXPECT_EQ(t.st(1).back_invalidations, 0u);
+    EXPECT_EQ(t.st(1).refs[kWrite], 1u);  // the write-allocate fill of the first write
+    EXPECT_EQ(t.st(1).refs[kRead], 2u);
+}
+
+// A split L1: an inclusive L2 back-invalidates both I1 and D1.
+TEST(Hierarchy, InclusiveBackInvalidatesBothL1Halves) {
+    HierarchyConfig c = unified({lvl(1, 2), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)});
+    c.split_l1 = true;
+    c.i1 = lvl(1, 2);
+    H t(c);
+    EXPECT_EQ(t.h.access(kFetch, A), 2u);  // I1 [A], L2 [A]
+    EXPECT_EQ(t.h.access(kRead, A), 1u);   // D1 [A], L2 [A]
+    EXPECT_TRUE(t.has(0, A, nullptr, true));
+    EXPECT_TRUE(t.has(0, A, nullptr, false));
+    EXPECT_EQ(t.h.access(kRead, B), 2u);   // L2 [B A]
+    EXPECT_EQ(t.h.access(kRead, C), 2u);   // L2 evicts A: gone from I1 and D1
+    EXPECT_FALSE(t.has(0, A, nullptr, true));
+    EXPECT_FALSE(t.has(0, A, nullptr, false));
+    EXPECT_EQ(t.st(0, true).back_invalidations, 1u);
+    EXPECT_EQ(t.st(0, false).back_invalidations, 1u);
+    EXPECT_EQ(t.st(0, true).refs[kFetch], 1u);
+    EXPECT_EQ(t.st(0, false).refs[kFetch], 0u);
+    EXPECT_EQ(t.st(1).refs[kFetch], 1u);
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+}
+
+// L1 1x1 LRU WB, L2 1x2 LRU WB exclusive (a victim cache).
+TEST(Hierarchy, ExclusiveL2MovesLinesUp) {
+    H t(unified({lvl(1, 1), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
+    EXPECT_EQ(t.h.access(kRead, A), 2u);  // L2 does not allocate
+    EXPECT_FALSE(t.has(1, A));
+    EXPECT_EQ(t.h.access(kRead, B), 2u);  // L1 evicts A into L2
+    EXPECT_TRUE(t.has(1, A));
+    EXPECT_EQ(t.st(1).victims_in, 1u);
+    EXPECT_EQ(t.h.access(kRead, A), 1u);  // L2 hit: A moves up, B goes down
+    EXPECT_TRUE(t.has(0, A));
+    EXPECT_FALSE(t.has(1, A));
+    EXPECT_TRUE(t.has(1, B));
+    EXPECT_EQ(t.st(1).victims_in, 2u);
+    // Dirty lines move down and up with their dirty bit; nothing is written.
+    EXPECT_EQ(t.h.access(kWrite, A), 0u);  // A* in L1
+    EXPECT_EQ(t.h.access(kRead, B), 1u);   // B up, A* down
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_EQ(t.h.access(kRead, A), 1u);   // A* up again
+    EXPECT_TRUE(t.dirty(0, A));
+    EXPECT_FALSE(t.dirty(1, B));
+    EXPECT_EQ(t.h.memory_reads(), 2u);
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+    EXPECT_EQ(t.st(0).writebacks, 0u);
+    EXPECT_EQ(t.st(1).writebacks, 0u);
+    EXPECT_EQ(t.st(1).refs[kRead], 5u);
+    EXPECT_EQ(t.st(1).misses[kRead], 2u);
+    // Overflowing the victim cache: C, D push B and then A* out to memory.
+    EXPECT_EQ(t.h.access(kRead, C), 2u);  // L1 [C], L2 [A* B]
+    EXPECT_EQ(t.h.access(kRead, D), 2u);  // L2 [C A*], B evicted clean
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+    EXPECT_EQ(t.h.access(kRead, B), 2u);  // L2 [D C], A* written back
+    EXPECT_EQ(t.h.memory_writes(), 1u);
+    EXPECT_EQ(t.st(1).writebacks, 1u);
+    EXPECT_EQ(t.st(1).evictions, 2u);
+}
+
+// L1 1x2 LRU write-through (no write-allocate), L2 1x2 LRU write-back.
+TEST(Hierarchy, WriteThroughDoesNotAllocate) {
+    H t(unified({lvl(1, 2, Replacement::LRU, WritePolicy::WriteThrough), lvl(1, 2)}));
+    EXPECT_EQ(t.h.access(kWrite, A), 2u);  // L1 miss, L2 write-allocates
+    EXPECT_FALSE(t.has(0, A));
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_EQ(t.h.memory_reads(), 1u);
+    EXPECT_EQ(t.h.access(kRead, A), 1u);   // now L1 gets it, clean
+    bool d = true;
+    EXPECT_TRUE(t.has(0, A, &d));
+    EXPECT_FALSE(d);
+    EXPECT_EQ(t.h.access(kWrite, A), 0u);  // hit, written through to L2
+    EXPECT_FALSE(t.dirty(0, A));
+    EXPECT_EQ(t.st(0).refs[kWrite], 2u);
+    EXPECT_EQ(t.st(0).misses[kWrite], 1u);
+    EXPECT_EQ(t.st(1).refs[kWrite], 2u);
+    EXPECT_EQ(t.st(1).misses[kWrite], 1u);
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+}
+
+// Single write-through level: every write goes to memory, nothing allocated.
+TEST(Hierarchy, WriteThroughLastLevelWritesMemory) {
+    H t(unified({lvl(1, 2, Replacement::FIFO, WritePolicy::WriteThrough)}));
+    EXPECT_EQ(t.h.access(kWrite, A), 1u);
+    EXPECT_EQ(t.h.access(kRead, A), 1u);
+    EXPECT_EQ(t.h.access(kWrite, A), 0u);
+    EXPECT_EQ(t.h.memory_writes(), 2u);
+    EXPECT_EQ(t.h.memory_reads(), 1u);
+    EXPECT_FALSE(t.dirty(0, A));
+}
+
+// L1 1x1 LRU WB, L2 1x1 LRU WB non-inclusive.
+//  write A: mem read; L2 [A], L1 [A*]
+//  read  B: mem read; L2 evicts A (clean): [B]; L1 evicts A* -> writeback to
+//           L2, which misses and allocates A dirty, evicting B (clean).
+TEST(Hierarchy, WritebackMissAllocatesDirty) {
+    H t(unified({lvl(1, 1), lvl(1, 1)}));
+    EXPECT_EQ(t.h.access(kWrite, A), 2u);
+    EXPECT_EQ(t.h.access(kRead, B), 2u);
+    EXPECT_TRUE(t.has(0, B));
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_FALSE(t.has(1, B));
+    EXPECT_EQ(t.st(0).writebacks, 1u);
+    EXPECT_EQ(t.st(0).evictions, 1u);
+    EXPECT_EQ(t.st(1).refs[kWriteback], 1u);
+    EXPECT_EQ(t.st(1).misses[kWriteback], 1u);
+    EXPECT_EQ(t.st(1).evictions, 2u);
+    EXPECT_EQ(t.st(1).writebacks, 0u);
+    EXPECT_EQ(t.h.memory_reads(), 2u);
+    EXPECT_EQ(t.h.memory_writes(), 0u);
+}
+
+// A writeback hit marks the line dirty but does not refresh its LRU age.
+// L1 1x1, L2 1x2 LRU WB.
+//  write A: L2 [A], L1 [A*];  read B: L2 [B A], L1 [B], A* written back: hit.
+//  read C: L2 evicts its LRU, which is still A (now dirty): one memory write.
+TEST(Hierarchy, WritebackHitDoesNotUpdateReplacement) {
+    H t(unified({lvl(1, 1), lvl(1, 2)}));
+    t.h.access(kWrite, A);
+    t.h.access(kRead, B);
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_EQ(t.st(1).refs[kWriteback], 1u);
+    EXPECT_EQ(t.st(1).misses[kWriteback], 0u);
+    EXPECT_EQ(t.h.access(kRead, C), 2u);
+    EXPECT_FALSE(t.has(1, A));
+    EXPECT_TRUE(t.has(1, B));
+    EXPECT_EQ(t.h.memory_writes(), 1u);
+    EXPECT_EQ(t.st(1).writebacks, 1u);
+}
+
+TEST(Hierarchy, SplitL1RoutesFetchesToI1) {
+    HierarchyConfig c = unified({lvl(2, 2), lvl(4, 4)});
+    c.split_l1 = true;
+    c.i1 = lvl(1, 1, Replacement::FIFO);
+    H t(c);
+    EXPECT_EQ(t.h.access(kFetch, A), 2u);
+    EXPECT_EQ(t.h.access(kFetch, A), 0u);
+    EXPECT_EQ(t.h.access(kRead, A), 1u);
+    EXPECT_TRUE(t.has(0, A, nullptr, true));
+    EXPECT_TRUE(t.has(0, A, nullptr, false));
+    EXPECT_EQ(t.h.access(kFetch, B), 2u);  // I1 has one way: A evicted from I1 only
+    EXPECT_FALSE(t.has(0, A, nullptr, true));
+    EXPECT_TRUE(t.has(0, A, nullptr, false));
+    EXPECT_EQ(t.st(0, true).refs[kFetch], 3u);
+    EXPECT_EQ(t.st(0, true).misses[kFetch], 2u);
+    EXPECT_EQ(t.st(0, true).evictions, 1u);
+    EXPECT_EQ(t.st(0, false).refs[kRead], 1u);
+    EXPECT_EQ(t.st(1).refs[kFetch], 2u);
+    EXPECT_EQ(t.st(1).refs[kRead], 1u);
+}
+
+TEST(Hierarchy, UnifiedL1ServesFetches) {
+    H t(unified({lvl(1, 2)}));
+    EXPECT_EQ(t.h.access(kFetch, A), 1u);
+    EXPECT_EQ(t.h.access(kRead, A), 0u);
+    EXPECT_EQ(t.h.access(kFetch, A), 0u);
+    EXPECT_EQ(t.st(0, true).refs[kFetch], 2u);  // icache_side selects the same level
+    EXPECT_EQ(t.st(0).refs[kRead], 1u);
+}
+
+// Write arriving at an exclusive level from a write-through level above.
+// L1 1x1 WT, L2 1x2 WB exclusive.
+TEST(Hierarchy, WriteThroughIntoExclusiveLevel) {
+    H t(unified({lvl(1, 1, Replacement::LRU, WritePolicy::WriteThrough),
+                 lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
+    EXPECT_EQ(t.h.access(kWrite, A), 2u);  // misses both, written to memory
+    EXPECT_EQ(t.h.memory_writes(), 1u);
+    EXPECT_EQ(t.h.memory_reads(), 0u);
+    EXPECT_FALSE(t.has(1, A));
+    t.h.access(kRead, A);                  // L1 [A]
+    t.h.access(kRead, B);                  // L1 [B], L2 [A]
+    EXPECT_EQ(t.h.access(kWrite, A), 1u);  // L2 hit: dirty, stays
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_EQ(t.h.access(kRead, A), 1u);   // A* moves up into the write-through L1
+    EXPECT_TRUE(t.dirty(0, A));            // it keeps its dirty bit there
+    EXPECT_EQ(t.h.access(kRead, C), 2u);   // A* goes back down as a dirty victim
+    EXPECT_TRUE(t.dirty(1, A));
+    EXPECT_EQ(t.h.memory_writes(), 1u);
+}
+
+TEST(Hierarchy, RandomSeedsPerLevel) {
+    // Same config twice: identical; different seed: (almost surely) different.
+    HierarchyConfig c = unified({lvl(1, 4, Replacement::Random), lvl(1, 8, Replacement::Random)});
+    HierarchyConfig c2 = c;
+    c2.random_seed = 43;
+    H a(c), b(c), d(c2);
+    int differ = 0;
+    u64 x = 7;
+    for (int i = 0; i < 2000; ++i) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        u64 blk = (x >> 33) % 24;
+        unsigned ra = a.h.access(kRead, blk);
+        EXPECT_EQ(ra, b.h.access(kRead, blk));
+        differ += ra != d.h.access(kRead, blk);
+    }
+    EXPECT_GT(differ, 0);
+}
+
+TEST(Hierarchy, ReinitStartsFromScratch) {
+    HierarchyConfig c = unified({lvl(1, 2), lvl(2, 2)});
+    Hierarchy h;
+    ErrorText err;
+    error_clear(err);
+    ASSERT_TRUE(h.init(c, kHeap, err));
+    h.access(kWrite, 5);
+    h.destroy();
+    ASSERT_TRUE(h.init(c, kHeap, err));
+    EXPECT_FALSE(h.contains(0, false, 5, nullptr));
+    EXPECT_EQ(h.stats(0, false).refs[kWrite], 0u);
+    EXPECT_EQ(h.memory_reads(), 0u);
+    h.destroy();
+}
+
+namespace {
+void* failing_alloc(void*, size_t) { return nullptr; }
+}  // namespace
+
+TEST(Hierarchy, InitReportsAllocationFailure) {
+    Allocator bad{failing_alloc, heap_release, nullptr};
+    Hierarchy h;
+    ErrorText err;
+    error_clear(err);
+    EXPECT_FALSE(h.init(unified({lvl(1, 2), lvl(2, 2)}), bad, err));
+    EXPECT_TRUE(err.set);
+    EXPECT_NE(std::string(err.text).find("memory"), std::string::npos);
+    h.destroy();
+}
+
+// ---------------------------------------------------------------------------
+// Differential tests against ReferenceHierarchy.
+// ---------------------------------------------------------------------------
+namespace {
+
+struct Rng {
+    u64 s;
+    explicit Rng(u64 seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+    u64 next() {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return s >> 17;
+    }
+    u64 below(u64 n) { return next() % n; }
+};
+
+struct Ref {
+    AccessKind kind;
+    u64 block;
+};
+using Trace = std::vector<Ref>;
+
+const char* rname(Replacement r) {
+    switch (r) {
+    case Replacement::LRU: return "LRU";
+    case Replacement::FIFO: return "FIFO";
+    case Replacement::PLRU: return "PLRU";
+    case Replacement::Random: return "Random";
+    }
+    return "?";
+}
+
+std::string describe_level(const LevelConfig& l) {
+    std::ostringstream o;
+    o << (l.size / (64ull * l.assoc)) << "x" << l.assoc << " " << rname(l.replacement) << " "
+      << (l.write == WritePolicy::WriteBack ? "WB" : "WT") << " "
+      << (l.inclusion == Inclusion::NonInclusive ? "NI" : l.inclusion == Inclusion::Inclusive ? "Inc" : "Exc");
+    return o.str();
+}
+
+std::string describe(const HierarchyConfig& c) {
+    std::ostringstream o;
+    if (c.split_l1) o << "I1[" << describe_level(c.i1) << "] ";
+    for (int k = 0; k < c.levels; ++k) o << "L" << k + 1 << "[" << describe_level(c.level[k]) << "] ";
+    o << "seed " << c.random_seed;
+    return o.str();
+}
+
+const char* kname(AccessKind k) { return k == kFetch ? "F" : k == kRead ? "R" : "W"; }
+
+bool same_stats(const LevelStats& a, const LevelStats& b, std::string* why) {
+    std::ostringstream o;
+    const char* names[] = {"fetch", "read", "write", "writeback"};
+    for (u32 i = 0; i < kNumKinds; ++i) {
+        if (a.refs[i] != b.refs[i]) o << " refs[" << names[i] << "] " << a.refs[i] << " vs " << b.refs[i];
+        if (a.misses[i] != b.misses[i]) o << " misses[" << names[i] << "] " << a.misses[i] << " vs " << b.misses[i];
+    }
+    if (a.evictions != b.evictions) o << " evictions " << a.evictions << " vs " << b.evictions;
+    if (a.writebacks != b.writebacks) o << " writebacks " << a.writebacks << " vs " << b.writebacks;
+    if (a.back_invalidations != b.back_invalidations)
+        o << " back_invalidations " << a.back_invalidations << " vs " << b.back_invalidations;
+    if (a.victims_in != b.victims_in) o << " victims_in " << a.victims_in << " vs " << b.victims_in;
+    *why = o.str();
+    return why->empty();
+}
+
+// Compares every returned depth, and (every `check_every` accesses and at the
+// end) all counters and the contents of every level over the blocks used.
+::testing::AssertionResult run_differential(const HierarchyConfig& cfg, const Trace& trace,
+                                            size_t check_every = 0) {
+    Hierarchy h;
+    ErrorText err;
+    error_clear(err);
+    if (!h.init(cfg, kHeap, err)) return ::testing::AssertionFailure() << "init failed: " << err.text;
+    reference::Hierarchy ref(cfg);
+    std::vector<u64> universe;
+    for (const Ref& r : trace) universe.push_back(r.block);
+    std::sort(universe.begin(), universe.end());
+    universe.erase(std::unique(universe.begin(), universe.end()), universe.end());
+
+    auto fail = [&](size_t i, const std::string& what) {
+        h.destroy();
+        std::ostringstream o;
+        o << describe(cfg) << ": after access #" << i;
+        if (i < trace.size()) o << " (" << kname(trace[i].kind) << " " << trace[i].block << ")";
+        o << ": " << what;
+        return ::testing::AssertionFailure() << o.str();
+    };
+    auto compare_state = [&](size_t i) -> std::string {
+        std::ostringstream o;
+        if (h.memory_reads() != ref.memory_reads())
+            o << " memory_reads " << h.memory_reads() << " vs " << ref.memory_reads();
+        if (h.memory_writes() != ref.memory_writes())
+            o << " memory_writes " << h.memory_writes() << " vs " << ref.memory_writes();
+        for (int k = 0; k < cfg.levels; ++k) {
+            for (int side = 0; side < ((k == 0 && cfg.split_l1) ? 2 : 1); ++side) {
+                bool ic = side == 1;
+                std::string why;
+                if (!same_stats(h.stats(k, ic), ref.stats(k, ic), &why))
+                    o << " L" << k + 1 << (ic ? "I" : "") << " stats:" << why;
+                size_t present = 0;
+                for (u64 b : universe) {
+                    bool d1 = false, d2 = false;
+                    bool p1 = h.contains(k, ic, b, &d1);
+                    bool p2 = ref.contains(k, ic, b, &d2);
+                    present += p2;
+                    if (p1 != p2 || (p1 && d1 != d2))
+                        o << " L" << k + 1 << (ic ? "I" : "") << " block " << b << " present " << p1 << "/" << p2
+                          << " dirty " << d1 << "/" << d2;
+                }
+                if (present != ref.lines(k, ic).size()) o << " reference holds blocks outside the trace";
+            }
+        }
+        (void)i;
+        return o.str();
+    };
+
+    for (size_t i = 0; i < trace.size(); ++i) {
+        unsigned d1 = h.access(trace[i].kind, trace[i].block);
+        unsigned d2 = ref.access(trace[i].kind, trace[i].block);
+        if (d1 != d2) {
+            std::ostringstream o;
+            o << "depth " << d1 << " vs reference " << d2;
+            return fail(i, o.str());
+        }
+        if (check_every && (i + 1) % check_every == 0) {
+            std::string s = compare_state(i);
+            if (!s.empty()) return fail(i, s);
+        }
+    }
+    std::string s = compare_state(trace.size());
+    if (!s.empty()) return fail(trace.size(), "final state:" + s);
+    h.destroy();
+    return ::testing::AssertionSuccess();
+}
+
+AccessKind random_kind(Rng& r, bool with_fetch = true) {
+    u64 x = r.below(10);
+    if (with_fetch && x < 3) return kFetch;
+    return x < 7 ? kRead : kWrite;
+}
+
+// Uniformly random blocks over `universe` distinct ones.
+Trace random_trace(Rng& r, size_t n, u64 universe) {
+    Trace t;
+    for (size_t i = 0; i < n; ++i) t.push_back({random_kind(r), r.below(universe) * 1 + 1000});
+    return t;
+}
+
+// Heavy conflict: blocks congruent modulo `period` (a common multiple of all
+// set counts) land in the same set at every level; only `nsets` such sets.
+Trace conflict_trace(Rng& r, size_t n, u64 period, u64 nsets, u64 per_set) {
+    Trace t;
+    for (size_t i = 0; i < n; ++i) {
+        u64 s = r.below(nsets), j = r.below(per_set);
+        t.push_back({random_kind(r), 7 + s + j * period});
+    }
+    return t;
+}
+
+// Cyclic sweeps of `lines` lines spaced `stride` apart, with random kinds and
+// an occasional interloper.
+Trace sweep_trace(Rng& r, size_t n, u64 lines, u64 stride) {
+    Trace t;
+    for (size_t i = 0; i < n; ++i) {
+        u64 b = (i % lines) * stride + 3;
+        if (r.below(16) == 0) b = r.below(64) + 5000;
+        t.push_back({random_kind(r), b});
+    }
+    return t;
+}
+
+u64 gcd(u64 a, u64 b) { return b ? gcd(b, a % b) : a; }
+u64 lcm(u64 a, u64 b) { return a / gcd(a, b) * b; }
+
+u64 sets_of(const LevelConfig& l) { return l.size / (u64(l.line) * l.assoc); }
+
+// A random small geometry; PLRU needs a power-of-two associativity.
+LevelConfig random_geometry(Rng& r, Replacement rep, WritePolicy w, Inclusion inc) {
+    static const u64 kSets[] = {1, 2, 3, 4, 5, 8};
+    static const u32 kAssocAny[] = {1, 2, 3, 4, 6, 8};
+    static const u32 kAssocPow2[] = {1, 2, 4, 8};
+    u64 sets = kSets[r.below(6)];
+    u32 assoc = rep == Replacement::PLRU ? kAssocPow2[r.below(4)] : kAssocAny[r.below(6)];
+    if (r.below(12) == 0) {  // fully associative, more ways
+        sets = 1;
+        assoc = rep == Replacement::PLRU ? 16 : u32(10 + r.below(8));
+    }
+    return lvl(sets, assoc, rep, w, inc);
+}
+
+struct LevelChoice {
+    Replacement r;
+    WritePolicy w;
+    Inclusion i;
+};
+
+const Replacement kRepls[] = {Replacement::LRU, Replacement::FIFO, Replacement::PLRU, Replacement::Random};
+
+// The valid (write policy, inclusion) pairs of a level below level 1.
+const std::pair<WritePolicy, Inclusion> kLowerPolicies[] = {
+    {WritePolicy::WriteBack, Inclusion::NonInclusive},  {WritePolicy::WriteBack, Inclusion::Inclusive},
+    {WritePolicy::WriteBack, Inclusion::Exclusive},     {WritePolicy::WriteThrough, Inclusion::NonInclusive},
+    {WritePolicy::WriteThrough, Inclusion::Inclusive},
+};
+
+std::vector<LevelChoice> level0_choices() {
+    std::vector<LevelChoice> v;
+    for (Replacement r : kRepls)
+        for (WritePolicy w : {WritePolicy::WriteBack, WritePolicy::WriteThrough})
+            v.push_back({r, w, Inclusion::NonInclusive});
+    return v;
+}
+std::vector<LevelChoice> lower_choices() {
+    std::vector<LevelChoice> v;
+    for (Replacement r : kRepls)
+        for (auto& p : kLowerPolicies) v.push_back({r, p.first, p.second});
+    return v;
+}
+
+HierarchyConfig build(Rng& r, const std::vector<LevelChoice>& ch, bool split) {
+    HierarchyConfig c{};
+    c.levels = int(ch.size());
+    c.split_l1 = split;
+    for (size_t k = 0; k < ch.size(); ++k) c.level[k] = random_geometry(r, ch[k].r, ch[k].w, ch[k].i);
+    c.i1 = random_geometry(r, kRepls[r.below(4)], WritePolicy::WriteBack, Inclusion::NonInclusive);
+    c.icache = true;
+    c.random_seed = r.next();
+    c.memory_latency = 100;
+    return c;
+}
+
+// One mixed trace exercising the configuration: random accesses over a
+// universe a little larger than the whole hierarchy, conflicts in one or two
+// sets everywhere, and sweeps of assoc+1 lines of some level's set.
+Trace mixed_trace(Rng& r, const HierarchyConfig& c, size_t n) {
+    u64 period = 1, capacity = 0;
+    for (int k = 0; k < c.levels; ++k) {
+        period = lcm(period, sets_of(c.level[k]));
+        capacity += c.level[k].size / 64;
+    }
+    if (c.split_l1) period = lcm(period, sets_of(c.i1));
+    int k = int(r.below(u64(c.levels)));
+    Trace t;
+    auto append = [&](const Trace& part) { t.insert(t.end(), part.begin(), part.end()); };
+    append(random_trace(r, n / 3, capacity + 2 + r.below(capacity + 8)));
+    append(conflict_trace(r, n / 3, period, 1 + r.below(2), 2 + r.below(10)));
+    append(sweep_trace(r, n - 2 * (n / 3), c.level[k].assoc + 1, period));
+    return t;
+}
+
+}  // namespace
+
+TEST(HierarchyDifferential, OneLevelAllPolicies) {
+    Rng r(1);
+    for (const LevelChoice& l0 : level0_choices())
+        for (bool split : {false, true})
+            for (int rep = 0; rep < 8; ++rep) {
+                HierarchyConfig c = build(r, {l0}, split);
+                ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 600), 50));
+            }
+}
+
+TEST(HierarchyDifferential, TwoLevelsAllCombinations) {
+    Rng r(2);
+    for (const LevelChoice& l0 : level0_choices())
+        for (const LevelChoice& l1 : lower_choices())
+            for (bool split : {false, true})
+                for (int rep = 0; rep < 4; ++rep) {
+                    HierarchyConfig c = build(r, {l0, l1}, split);
+                    ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 400), 40));
+                }
+}
+
+TEST(HierarchyDifferential, ThreeLevelsAllCombinations) {
+    Rng r(3);
+    auto lower = lower_choices();
+    for (const LevelChoice& l0 : level0_choices())
+        for (const LevelChoice& l1 : lower)
+            for (const LevelChoice& l2 : lower)
+                for (bool split : {false, true}) {
+                    HierarchyConfig c = build(r, {l0, l1, l2}, split);
+                    ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 240)));
+                }
+}
+
+// Four levels: every (write policy, inclusion) of L2..L4 with every level-1
+// choice, with the replacement of L2..L4 rotated so that each level sees all
+// four policies with each of its write/inclusion pairs.
+TEST(HierarchyDifferential, FourLevelsAllCombinations) {
+    Rng r(4);
+    for (const LevelChoice& l0 : level0_choices())
+        for (auto& p1 : kLowerPolicies)
+            for (auto& p2 : kLowerPolicies)
+                for (auto& p3 : kLowerPolicies)
+                    for (int rot = 0; rot < 4; ++rot)
+                        for (bool split : {false, true}) {
+                            std::vector<LevelChoice> ch = {
+                                l0,
+                                {kRepls[rot], p1.first, p1.second},
+                                {kRepls[(rot + 1 + split) % 4], p2.first, p2.second},
+                                {kRepls[(rot + 3) % 4], p3.first, p3.second},
+                            };
+                            HierarchyConfig c = build(r, ch, split);
+                            ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 200)));
+                        }
+}
+
+// Adversarial geometries: fully associative levels with many ways, non-power-
+// of-two set counts, strides equal to the set span, cyclic sweeps of assoc+1.
+TEST(HierarchyDifferential, AdversarialGeometries) {
+    Rng r(5);
+    struct Geo {
+        u64 sets;
+        u32 assoc;
+    };
+    const std::vector<std::vector<Geo>> shapes = {
+        {{1, 64}, {1, 128}},            // fully associative L1 and L2
+        {{3, 4}, {5, 4}, {7, 8}},       // non-power-of-two sets everywhere
+        {{1, 32}, {3, 16}, {1, 256}},   // big fully associative L3
+        {{4, 2}, {12, 4}, {6, 8}, {1, 64}},
+        {{2, 1}, {2, 1}, {2, 2}, {4, 2}},  // direct-mapped upper levels
+    };
+    for (const auto& shape : shapes) {
+        for (int trial = 0; trial < 40; ++trial) {
+            std::vector<LevelChoice> ch;
+            ch.push_back(level0_choices()[r.below(8)]);
+            auto lower = lower_choices();
+            for (size_t k = 1; k < shape.size(); ++k) ch.push_back(lower[r.below(lower.size())]);
+            HierarchyConfig c = build(r, ch, trial % 2 == 1);
+            u64 period = 1;
+            for (size_t k = 0; k < shape.size(); ++k) {
+                u32 a = shape[k].assoc;
+                c.level[k] = lvl(shape[k].sets, a, ch[k].r, ch[k].w, ch[k].i);
+                period = lcm(period, shape[k].sets);
+            }
+            c.i1 = lvl(shape[0].sets, shape[0].assoc, kRepls[trial % 4]);
+            Trace t;
+            for (size_t k = 0; k < shape.size(); ++k) {
+                Trace s = sweep_trace(r, 300, shape[k].assoc + 1, shape[k].sets);  // stride = set span
+                t.insert(t.end(), s.begin(), s.end());
+                s = sweep_trace(r, 200, shape[k].assoc + 1, period);
+                t.insert(t.end(), s.begin(), s.end());
+            }
+            Trace rnd = random_trace(r, 400, 600);
+            t.insert(t.end(), rnd.begin(), rnd.end());
+            ASSERT_TRUE(run_differential(c, t, 250));
+        }
+    }
+}
+
+// Larger caches and a long trace: the reference and the simulator stay in
+// lock-step over many fills and evictions.
+TEST(HierarchyDifferential, LongTraceRealisticShapes) {
+    Rng r(6);
+    for (int trial = 0; trial < 24; ++trial) {
+        std::vector<LevelChoice> ch = {level0_choices()[trial % 8], lower_choices()[r.below(20)],
+                                       lower_choices()[r.below(20)]};
+        HierarchyConfig c = build(r, ch, trial % 3 != 0);
+        c.i1 = lvl(16, 4, kRepls[trial % 4]);
+        c.level[0] = lvl(16, 4, ch[0].r, ch[0].w, ch[0].i);
+        c.level[1] = lvl(48, 8, ch[1].r, ch[1].w, ch[1].i);
+        c.level[2] = lvl(128, 16, ch[2].r, ch[2].w, ch[2].i);
+        Trace t;
+        u64 x = 0;
+        for (int i = 0; i < 20000; ++i) {
+            // A mix of streaming, a hot working set and random far accesses.
+            u64 sel = r.below(10);
+            u64 b = sel < 4 ? (x++ % 5000) : sel < 8 ? r.below(300) : r.below(100000);
+            t.push_back({random_kind(r), b});
+        }
+        ASSERT_TRUE(run_differential(c, t, 2000));
+    }
+}
+
+// Throughput sanity check of the inline L1-hit path (not a benchmark).
+TEST(HierarchyPerf, L1HitsAreCheap) {
+    HierarchyConfig c = unified({lvl(64, 8), lvl(1024, 16), lvl(40960, 12)});
+    c.split_l1 = true;
+    c.i1 = lvl(64, 8);
+    H t(c);
+    auto t0 = std::chrono::steady_clock::now();
+    u64 sum = 0;
+    for (int rep = 0; rep < 2000; ++rep)
+        for (u64 b = 0; b < 256; ++b) {
+            sum += t.h.access(kFetch, b);
+            sum += t.h.access(b & 1 ? kWrite : kRead, b + 100000);
+        }
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_LT(s, 2.0);
+    EXPECT_EQ(t.st(0, true).refs[kFetch], 512000u);
+    EXPECT_GT(sum, 0u);
+}
