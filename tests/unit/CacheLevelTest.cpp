@@ -7,6 +7,7 @@
 
 #include "CacheLevel.h"
 #include "ReferenceHierarchy.h"
+#include "TestSupport.h"
 
 using namespace ompsim;
 
@@ -30,18 +31,7 @@ void heap_release(void* ctx, void* p) {
     std::free(p);
 }
 
-LevelConfig make_level(u64 sets, u32 assoc, Replacement r, WritePolicy w = WritePolicy::WriteBack,
-                       Inclusion i = Inclusion::NonInclusive) {
-    LevelConfig c{};
-    c.line = 64;
-    c.assoc = assoc;
-    c.size = sets * assoc * 64;
-    c.replacement = r;
-    c.write = w;
-    c.inclusion = i;
-    c.latency = 1;
-    return c;
-}
+using test::level;
 
 // A level plus its heap, destroyed at scope exit.
 struct Lv {
@@ -78,7 +68,7 @@ struct Lv {
 }  // namespace
 
 TEST(CacheLevel, GeometryAndInitialState) {
-    Lv l(make_level(4, 2, Replacement::LRU));
+    Lv l(level(4, 2, Replacement::LRU));
     EXPECT_EQ(l.c.sets(), 4u);
     EXPECT_EQ(l.c.assoc(), 2u);
     EXPECT_EQ(l.c.valid_lines(), 0u);
@@ -92,7 +82,7 @@ TEST(CacheLevel, GeometryAndInitialState) {
 // 30 MiB, 12 ways, 64 B lines: 40960 sets (not a power of two), 491520 tags,
 // 8 bytes each and nothing else for LRU.
 TEST(CacheLevel, LargeLevelMemoryIsOneWordPerLine) {
-    LevelConfig cfg = make_level(40960, 12, Replacement::LRU);
+    LevelConfig cfg = level(40960, 12, Replacement::LRU);
     EXPECT_EQ(cfg.size, 30ull << 20);
     Lv l(cfg);
     EXPECT_EQ(l.c.sets(), 40960u);
@@ -108,14 +98,14 @@ TEST(CacheLevel, AllocationFailureIsReported) {
     h.fail = true;
     Allocator a{heap_alloc, heap_release, &h};
     CacheLevel c;
-    EXPECT_FALSE(c.init(make_level(4, 4, Replacement::PLRU), 1, a));
+    EXPECT_FALSE(c.init(level(4, 4, Replacement::PLRU), 1, a));
     c.destroy();
     EXPECT_EQ(h.live, 0);
 }
 
 // 4-way LRU set; blocks 0..5 all map to the single set.
 TEST(CacheLevel, LruVictimOrder) {
-    Lv l(make_level(1, 4, Replacement::LRU));
+    Lv l(level(1, 4, Replacement::LRU));
     EXPECT_EQ(l.ins(0), -1);  // MRU->LRU: 0
     EXPECT_EQ(l.ins(1), -1);  // 1 0
     EXPECT_EQ(l.ins(2), -1);  // 2 1 0
@@ -135,7 +125,7 @@ TEST(CacheLevel, LruVictimOrder) {
 }
 
 TEST(CacheLevel, FifoIgnoresHits) {
-    Lv l(make_level(1, 4, Replacement::FIFO));
+    Lv l(level(1, 4, Replacement::FIFO));
     for (u64 b = 0; b < 4; ++b) EXPECT_EQ(l.ins(b), -1);  // newest->oldest: 3 2 1 0
     EXPECT_TRUE(l.hit(0));
     EXPECT_TRUE(l.hit(0));
@@ -162,7 +152,7 @@ TEST(CacheLevel, FifoIgnoresHits) {
 //   fill I: b1=0 -> left, b2=1 -> way1: evicts B.
 TEST(CacheLevel, PlruVictimSequence) {
     enum : u64 { A = 10, B, C, D, E, F, G, H, I };
-    Lv l(make_level(1, 4, Replacement::PLRU));
+    Lv l(level(1, 4, Replacement::PLRU));
     EXPECT_EQ(l.ins(A), -1);
     EXPECT_EQ(l.ins(B), -1);
     EXPECT_EQ(l.ins(C), -1);
@@ -185,7 +175,7 @@ TEST(CacheLevel, PlruVictimSequence) {
 // 8-way PLRU, fill 0..7 then keep filling: with no hits tree PLRU cycles the
 // ways in the order 0 4 2 6 1 5 3 7 (bit-reversed counting).
 TEST(CacheLevel, PlruEightWaySweep) {
-    Lv l(make_level(1, 8, Replacement::PLRU));
+    Lv l(level(1, 8, Replacement::PLRU));
     for (u64 b = 0; b < 8; ++b) EXPECT_EQ(l.ins(b), -1);
     const u64 order[8] = {0, 4, 2, 6, 1, 5, 3, 7};
     for (int i = 0; i < 8; ++i) EXPECT_EQ(l.ins(100 + i), (long long)order[i]) << i;
@@ -193,8 +183,8 @@ TEST(CacheLevel, PlruEightWaySweep) {
 
 TEST(CacheLevel, RandomIsXorshiftAndReproducible) {
     const u64 seed = 0x123456789ull;
-    Lv a(make_level(1, 4, Replacement::Random), seed);
-    Lv b(make_level(1, 4, Replacement::Random), seed);
+    Lv a(level(1, 4, Replacement::Random), seed);
+    Lv b(level(1, 4, Replacement::Random), seed);
     for (u64 x = 0; x < 4; ++x) {
         EXPECT_EQ(a.ins(x), -1);
         EXPECT_EQ(b.ins(x), -1);
@@ -216,23 +206,23 @@ TEST(CacheLevel, RandomIsXorshiftAndReproducible) {
         EXPECT_EQ(a.c.rng_state(), x);
     }
     // A different seed gives a different sequence (overwhelmingly likely).
-    Lv c(make_level(1, 4, Replacement::Random), seed + 1);
+    Lv c(level(1, 4, Replacement::Random), seed + 1);
     for (u64 x2 = 0; x2 < 4; ++x2) c.ins(x2);
     int differ = 0;
-    Lv d(make_level(1, 4, Replacement::Random), seed);
+    Lv d(level(1, 4, Replacement::Random), seed);
     for (u64 x2 = 0; x2 < 4; ++x2) d.ins(x2);
     for (u64 n = 10; n < 40; ++n) differ += c.ins(n) != d.ins(n);
     EXPECT_GT(differ, 0);
 }
 
 TEST(CacheLevel, ZeroSeedBecomesOne) {
-    Lv l(make_level(1, 2, Replacement::Random), 0);
+    Lv l(level(1, 2, Replacement::Random), 0);
     EXPECT_EQ(l.c.rng_state(), 1u);
 }
 
 // 3 sets of 2 ways: set = block % 3.
 TEST(CacheLevel, NonPowerOfTwoSetsIndexByModulo) {
-    Lv l(make_level(3, 2, Replacement::LRU));
+    Lv l(level(3, 2, Replacement::LRU));
     EXPECT_EQ(l.c.sets(), 3u);
     EXPECT_EQ(l.c.set_of(0), 0u);
     EXPECT_EQ(l.c.set_of(4), 1u);
@@ -253,7 +243,7 @@ TEST(CacheLevel, NonPowerOfTwoSetsIndexByModulo) {
 }
 
 TEST(CacheLevel, DirtyBitsTravelWithTheVictim) {
-    Lv l(make_level(1, 2, Replacement::LRU));
+    Lv l(level(1, 2, Replacement::LRU));
     l.ins(1, true);
     l.ins(2, false);
     bool d = false;
@@ -277,7 +267,7 @@ TEST(CacheLevel, DirtyBitsTravelWithTheVictim) {
 
 // Invalidation frees a way: the next fill takes it without evicting.
 TEST(CacheLevel, InvalidateLruRemovesFromOrder) {
-    Lv l(make_level(1, 4, Replacement::LRU));
+    Lv l(level(1, 4, Replacement::LRU));
     for (u64 b = 0; b < 4; ++b) l.ins(b);  // 3 2 1 0
     bool d = true;
     EXPECT_TRUE(l.c.invalidate(2, &d));    // 3 1 0 -
@@ -290,7 +280,7 @@ TEST(CacheLevel, InvalidateLruRemovesFromOrder) {
 }
 
 TEST(CacheLevel, InvalidateFifoRemovesFromOrder) {
-    Lv l(make_level(1, 3, Replacement::FIFO));
+    Lv l(level(1, 3, Replacement::FIFO));
     for (u64 b = 0; b < 3; ++b) l.ins(b);  // 2 1 0
     EXPECT_TRUE(l.c.invalidate(0, nullptr));
     EXPECT_EQ(l.ins(3), -1);               // 3 2 1
@@ -300,7 +290,7 @@ TEST(CacheLevel, InvalidateFifoRemovesFromOrder) {
 // PLRU: invalidating leaves the tree alone; the freed (lowest empty) way is
 // filled next, then the tree decides again.
 TEST(CacheLevel, InvalidatePlruKeepsTree) {
-    Lv l(make_level(1, 4, Replacement::PLRU));
+    Lv l(level(1, 4, Replacement::PLRU));
     for (u64 b = 0; b < 4; ++b) l.ins(b);  // bits 0 0 0 (see above)
     EXPECT_TRUE(l.c.invalidate(2, nullptr));
     EXPECT_TRUE(l.c.invalidate(1, nullptr));
@@ -312,7 +302,7 @@ TEST(CacheLevel, InvalidatePlruKeepsTree) {
 }
 
 TEST(CacheLevel, InvalidateRandomFillsLowestEmptyWay) {
-    Lv l(make_level(1, 4, Replacement::Random), 99);
+    Lv l(level(1, 4, Replacement::Random), 99);
     for (u64 b = 0; b < 4; ++b) l.ins(b);
     EXPECT_TRUE(l.c.invalidate(3, nullptr));
     EXPECT_TRUE(l.c.invalidate(1, nullptr));
@@ -326,7 +316,7 @@ TEST(CacheLevel, InvalidateRandomFillsLowestEmptyWay) {
 
 TEST(CacheLevel, FullyAssociativeManyWays) {
     for (Replacement r : {Replacement::LRU, Replacement::FIFO, Replacement::PLRU, Replacement::Random}) {
-        Lv l(make_level(1, 512, r), 5);
+        Lv l(level(1, 512, r), 5);
         for (u64 b = 0; b < 512; ++b) ASSERT_EQ(l.ins(b * 7919), -1);
         EXPECT_EQ(l.c.valid_lines(), 512u);
         for (u64 b = 0; b < 512; ++b) ASSERT_TRUE(l.has(b * 7919));
@@ -340,11 +330,11 @@ TEST(CacheLevel, FullyAssociativeManyWays) {
 }
 
 TEST(CacheLevel, TouchReturnsNewPosition) {
-    Lv l(make_level(1, 4, Replacement::LRU));
+    Lv l(level(1, 4, Replacement::LRU));
     for (u64 b = 0; b < 4; ++b) l.ins(b);  // 3 2 1 0
     EXPECT_EQ(l.c.touch(0, 3), 0);
     EXPECT_EQ(l.c.block_at(0, 0), 0u);
-    Lv f(make_level(1, 4, Replacement::FIFO));
+    Lv f(level(1, 4, Replacement::FIFO));
     for (u64 b = 0; b < 4; ++b) f.ins(b);
     EXPECT_EQ(f.c.touch(0, 3), 3);
     EXPECT_EQ(f.c.block_at(0, 3), 0u);
@@ -363,7 +353,7 @@ TEST(CacheLevel, MatchesReferenceLevel) {
     for (Replacement r : {Replacement::LRU, Replacement::FIFO, Replacement::PLRU, Replacement::Random}) {
         for (u32 assoc : {1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u}) {
             for (u64 sets : {1ull, 3ull, 4ull}) {
-                LevelConfig cfg = make_level(sets, assoc, r);
+                LevelConfig cfg = level(sets, assoc, r);
                 const u64 seed = 777 + assoc;
                 Lv l(cfg, seed);
                 reference::Level ref(cfg, seed);

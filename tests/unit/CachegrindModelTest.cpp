@@ -5,14 +5,13 @@
 #include <cstdlib>
 
 #include "CachegrindModel.h"
+#include "TestSupport.h"
 
 using namespace ompsim;
 
 namespace {
 
-void* host_alloc(void*, size_t n) { return std::malloc(n); }
-void host_free(void*, void* p) { std::free(p); }
-const Allocator kHost = {host_alloc, host_free, nullptr};
+using test::kHeap;
 
 LevelConfig level(u64 size, u32 assoc, u32 line) {
     LevelConfig l{};
@@ -34,9 +33,9 @@ struct Model {
         c.level[1] = ll;
         ErrorText e;
         error_clear(e);
-        EXPECT_TRUE(m.init(c, kHost, e));
+        EXPECT_TRUE(m.init(c, kHeap, e));
     }
-    ~Model() { m.destroy(kHost); }
+    ~Model() { m.destroy(kHeap); }
 };
 
 }  // namespace

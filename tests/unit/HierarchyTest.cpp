@@ -12,27 +12,15 @@
 
 #include "Hierarchy.h"
 #include "ReferenceHierarchy.h"
+#include "TestSupport.h"
 
 using namespace ompsim;
 
 namespace {
 
-void* heap_alloc(void*, size_t n) { return std::malloc(n); }
-void heap_release(void*, void* p) { std::free(p); }
-const Allocator kHeap{heap_alloc, heap_release, nullptr};
-
-LevelConfig lvl(u64 sets, u32 assoc, Replacement r = Replacement::LRU,
-                WritePolicy w = WritePolicy::WriteBack, Inclusion i = Inclusion::NonInclusive) {
-    LevelConfig c{};
-    c.line = 64;
-    c.assoc = assoc;
-    c.size = sets * assoc * 64;
-    c.replacement = r;
-    c.write = w;
-    c.inclusion = i;
-    c.latency = 1;
-    return c;
-}
+using test::heap_release;
+using test::kHeap;
+using test::level;
 
 HierarchyConfig unified(std::vector<LevelConfig> levels) {
     HierarchyConfig c{};
@@ -68,7 +56,7 @@ constexpr u64 A = 0, B = 1, C = 2, D = 3;
 }  // namespace
 
 TEST(Hierarchy, LineBitsAndLevels) {
-    H t(unified({lvl(2, 2), lvl(4, 4)}));
+    H t(unified({level(2, 2), level(4, 4)}));
     EXPECT_EQ(t.h.line_bits(), 6u);
     EXPECT_EQ(t.h.levels(), 2);
     EXPECT_EQ(t.h.memory_reads(), 0u);
@@ -76,7 +64,7 @@ TEST(Hierarchy, LineBitsAndLevels) {
 
 TEST(Hierarchy, DepthOfHitsAndMisses) {
     // L1 1 set x 1 way, L2 1x2, L3 1x4, all LRU write-back non-inclusive.
-    H t(unified({lvl(1, 1), lvl(1, 2), lvl(1, 4)}));
+    H t(unified({level(1, 1), level(1, 2), level(1, 4)}));
     EXPECT_EQ(t.h.access(kRead, A), 3u);   // memory
     EXPECT_EQ(t.h.access(kRead, A), 0u);   // L1
     EXPECT_EQ(t.h.access(kRead, B), 3u);   // L1: B (A evicted, clean)
@@ -101,7 +89,7 @@ TEST(Hierarchy, DepthOfHitsAndMisses) {
 //           A is back-invalidated from L1, dirty there, so L2 writes A back
 //           to memory; then L1 fills C into the freed way, evicting nothing.
 TEST(Hierarchy, InclusiveBackInvalidationOfDirtyLineWritesBackOnce) {
-    H t(unified({lvl(1, 2), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)}));
+    H t(unified({level(1, 2), level(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)}));
     EXPECT_EQ(t.h.access(kWrite, A), 2u);
     EXPECT_EQ(t.h.access(kRead, B), 2u);
     EXPECT_EQ(t.h.access(kWrite, A), 0u);
@@ -128,9 +116,9 @@ TEST(Hierarchy, InclusiveBackInvalidationOfDirtyLineWritesBackOnce) {
 
 // A split L1: an inclusive L2 back-invalidates both I1 and D1.
 TEST(Hierarchy, InclusiveBackInvalidatesBothL1Halves) {
-    HierarchyConfig c = unified({lvl(1, 2), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)});
+    HierarchyConfig c = unified({level(1, 2), level(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)});
     c.split_l1 = true;
-    c.i1 = lvl(1, 2);
+    c.i1 = level(1, 2);
     H t(c);
     EXPECT_EQ(t.h.access(kFetch, A), 2u);  // I1 [A], L2 [A]
     EXPECT_EQ(t.h.access(kRead, A), 1u);   // D1 [A], L2 [A]
@@ -150,7 +138,7 @@ TEST(Hierarchy, InclusiveBackInvalidatesBothL1Halves) {
 
 // L1 1x1 LRU WB, L2 1x2 LRU WB exclusive (a victim cache).
 TEST(Hierarchy, ExclusiveL2MovesLinesUp) {
-    H t(unified({lvl(1, 1), lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
+    H t(unified({level(1, 1), level(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
     EXPECT_EQ(t.h.access(kRead, A), 2u);  // L2 does not allocate
     EXPECT_FALSE(t.has(1, A));
     EXPECT_EQ(t.h.access(kRead, B), 2u);  // L1 evicts A into L2
@@ -186,7 +174,7 @@ TEST(Hierarchy, ExclusiveL2MovesLinesUp) {
 
 // L1 1x2 LRU write-through (no write-allocate), L2 1x2 LRU write-back.
 TEST(Hierarchy, WriteThroughDoesNotAllocate) {
-    H t(unified({lvl(1, 2, Replacement::LRU, WritePolicy::WriteThrough), lvl(1, 2)}));
+    H t(unified({level(1, 2, Replacement::LRU, WritePolicy::WriteThrough), level(1, 2)}));
     EXPECT_EQ(t.h.access(kWrite, A), 2u);  // L1 miss, L2 write-allocates
     EXPECT_FALSE(t.has(0, A));
     EXPECT_TRUE(t.dirty(1, A));
@@ -206,7 +194,7 @@ TEST(Hierarchy, WriteThroughDoesNotAllocate) {
 
 // Single write-through level: every write goes to memory, nothing allocated.
 TEST(Hierarchy, WriteThroughLastLevelWritesMemory) {
-    H t(unified({lvl(1, 2, Replacement::FIFO, WritePolicy::WriteThrough)}));
+    H t(unified({level(1, 2, Replacement::FIFO, WritePolicy::WriteThrough)}));
     EXPECT_EQ(t.h.access(kWrite, A), 1u);
     EXPECT_EQ(t.h.access(kRead, A), 1u);
     EXPECT_EQ(t.h.access(kWrite, A), 0u);
@@ -220,7 +208,7 @@ TEST(Hierarchy, WriteThroughLastLevelWritesMemory) {
 //  read  B: mem read; L2 evicts A (clean): [B]; L1 evicts A* -> writeback to
 //           L2, which misses and allocates A dirty, evicting B (clean).
 TEST(Hierarchy, WritebackMissAllocatesDirty) {
-    H t(unified({lvl(1, 1), lvl(1, 1)}));
+    H t(unified({level(1, 1), level(1, 1)}));
     EXPECT_EQ(t.h.access(kWrite, A), 2u);
     EXPECT_EQ(t.h.access(kRead, B), 2u);
     EXPECT_TRUE(t.has(0, B));
@@ -241,7 +229,7 @@ TEST(Hierarchy, WritebackMissAllocatesDirty) {
 //  write A: L2 [A], L1 [A*];  read B: L2 [B A], L1 [B], A* written back: hit.
 //  read C: L2 evicts its LRU, which is still A (now dirty): one memory write.
 TEST(Hierarchy, WritebackHitDoesNotUpdateReplacement) {
-    H t(unified({lvl(1, 1), lvl(1, 2)}));
+    H t(unified({level(1, 1), level(1, 2)}));
     t.h.access(kWrite, A);
     t.h.access(kRead, B);
     EXPECT_TRUE(t.dirty(1, A));
@@ -255,9 +243,9 @@ TEST(Hierarchy, WritebackHitDoesNotUpdateReplacement) {
 }
 
 TEST(Hierarchy, SplitL1RoutesFetchesToI1) {
-    HierarchyConfig c = unified({lvl(2, 2), lvl(4, 4)});
+    HierarchyConfig c = unified({level(2, 2), level(4, 4)});
     c.split_l1 = true;
-    c.i1 = lvl(1, 1, Replacement::FIFO);
+    c.i1 = level(1, 1, Replacement::FIFO);
     H t(c);
     EXPECT_EQ(t.h.access(kFetch, A), 2u);
     EXPECT_EQ(t.h.access(kFetch, A), 0u);
@@ -276,7 +264,7 @@ TEST(Hierarchy, SplitL1RoutesFetchesToI1) {
 }
 
 TEST(Hierarchy, UnifiedL1ServesFetches) {
-    H t(unified({lvl(1, 2)}));
+    H t(unified({level(1, 2)}));
     EXPECT_EQ(t.h.access(kFetch, A), 1u);
     EXPECT_EQ(t.h.access(kRead, A), 0u);
     EXPECT_EQ(t.h.access(kFetch, A), 0u);
@@ -287,8 +275,8 @@ TEST(Hierarchy, UnifiedL1ServesFetches) {
 // Write arriving at an exclusive level from a write-through level above.
 // L1 1x1 WT, L2 1x2 WB exclusive.
 TEST(Hierarchy, WriteThroughIntoExclusiveLevel) {
-    H t(unified({lvl(1, 1, Replacement::LRU, WritePolicy::WriteThrough),
-                 lvl(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
+    H t(unified({level(1, 1, Replacement::LRU, WritePolicy::WriteThrough),
+                 level(1, 2, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)}));
     EXPECT_EQ(t.h.access(kWrite, A), 2u);  // misses both, written to memory
     EXPECT_EQ(t.h.memory_writes(), 1u);
     EXPECT_EQ(t.h.memory_reads(), 0u);
@@ -306,7 +294,7 @@ TEST(Hierarchy, WriteThroughIntoExclusiveLevel) {
 
 TEST(Hierarchy, RandomSeedsPerLevel) {
     // Same config twice: identical; different seed: (almost surely) different.
-    HierarchyConfig c = unified({lvl(1, 4, Replacement::Random), lvl(1, 8, Replacement::Random)});
+    HierarchyConfig c = unified({level(1, 4, Replacement::Random), level(1, 8, Replacement::Random)});
     HierarchyConfig c2 = c;
     c2.random_seed = 43;
     H a(c), b(c), d(c2);
@@ -323,7 +311,7 @@ TEST(Hierarchy, RandomSeedsPerLevel) {
 }
 
 TEST(Hierarchy, ReinitStartsFromScratch) {
-    HierarchyConfig c = unified({lvl(1, 2), lvl(2, 2)});
+    HierarchyConfig c = unified({level(1, 2), level(2, 2)});
     Hierarchy h;
     ErrorText err;
     error_clear(err);
@@ -346,7 +334,7 @@ TEST(Hierarchy, InitReportsAllocationFailure) {
     Hierarchy h;
     ErrorText err;
     error_clear(err);
-    EXPECT_FALSE(h.init(unified({lvl(1, 2), lvl(2, 2)}), bad, err));
+    EXPECT_FALSE(h.init(unified({level(1, 2), level(2, 2)}), bad, err));
     EXPECT_TRUE(err.set);
     EXPECT_NE(std::string(err.text).find("memory"), std::string::npos);
     h.destroy();
@@ -539,7 +527,7 @@ LevelConfig random_geometry(Rng& r, Replacement rep, WritePolicy w, Inclusion in
         sets = 1;
         assoc = rep == Replacement::PLRU ? 16 : u32(10 + r.below(8));
     }
-    return lvl(sets, assoc, rep, w, inc);
+    return level(sets, assoc, rep, w, inc);
 }
 
 struct LevelChoice {
@@ -684,10 +672,10 @@ TEST(HierarchyDifferential, AdversarialGeometries) {
             u64 period = 1;
             for (size_t k = 0; k < shape.size(); ++k) {
                 u32 a = shape[k].assoc;
-                c.level[k] = lvl(shape[k].sets, a, ch[k].r, ch[k].w, ch[k].i);
+                c.level[k] = level(shape[k].sets, a, ch[k].r, ch[k].w, ch[k].i);
                 period = lcm(period, shape[k].sets);
             }
-            c.i1 = lvl(shape[0].sets, shape[0].assoc, kRepls[trial % 4]);
+            c.i1 = level(shape[0].sets, shape[0].assoc, kRepls[trial % 4]);
             Trace t;
             for (size_t k = 0; k < shape.size(); ++k) {
                 Trace s = sweep_trace(r, 300, shape[k].assoc + 1, shape[k].sets);  // stride = set span
@@ -710,10 +698,10 @@ TEST(HierarchyDifferential, LongTraceRealisticShapes) {
         std::vector<LevelChoice> ch = {level0_choices()[trial % 8], lower_choices()[r.below(20)],
                                        lower_choices()[r.below(20)]};
         HierarchyConfig c = build(r, ch, trial % 3 != 0);
-        c.i1 = lvl(16, 4, kRepls[trial % 4]);
-        c.level[0] = lvl(16, 4, ch[0].r, ch[0].w, ch[0].i);
-        c.level[1] = lvl(48, 8, ch[1].r, ch[1].w, ch[1].i);
-        c.level[2] = lvl(128, 16, ch[2].r, ch[2].w, ch[2].i);
+        c.i1 = level(16, 4, kRepls[trial % 4]);
+        c.level[0] = level(16, 4, ch[0].r, ch[0].w, ch[0].i);
+        c.level[1] = level(48, 8, ch[1].r, ch[1].w, ch[1].i);
+        c.level[2] = level(128, 16, ch[2].r, ch[2].w, ch[2].i);
         Trace t;
         u64 x = 0;
         for (int i = 0; i < 20000; ++i) {
@@ -728,9 +716,9 @@ TEST(HierarchyDifferential, LongTraceRealisticShapes) {
 
 // Throughput sanity check of the inline L1-hit path (not a benchmark).
 TEST(HierarchyPerf, L1HitsAreCheap) {
-    HierarchyConfig c = unified({lvl(64, 8), lvl(1024, 16), lvl(40960, 12)});
+    HierarchyConfig c = unified({level(64, 8), level(1024, 16), level(40960, 12)});
     c.split_l1 = true;
-    c.i1 = lvl(64, 8);
+    c.i1 = level(64, 8);
     H t(c);
     auto t0 = std::chrono::steady_clock::now();
     u64 sum = 0;
