@@ -241,4 +241,12 @@ void Hierarchy::evict(int k, bool icache_side, u64 victim, bool dirty) {
     }
 }
 
+void Hierarchy::reset_stats() {
+    LevelStats zero = {};
+    i1_.stats = zero;
+    for (int k = 0; k < kMaxLevels; ++k) lv_[k].stats = zero;
+    mem_reads_ = 0;
+    mem_writes_ = 0;
+}
+
 }  // namespace ompsim

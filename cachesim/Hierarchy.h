@@ -39,6 +39,8 @@ public:
     // Lines read from memory (fills) and written to memory (write-backs and
     // write-throughs that left the last level).
     u64 memory_reads() const { return mem_reads_; }
+    // Zeroes every counter; the cache contents stay (OMPSIM_ZERO_COUNTERS).
+    void reset_stats();
     u64 memory_writes() const { return mem_writes_; }
 
     // For tests: whether `block` is present in level `index` (and its dirty bit).

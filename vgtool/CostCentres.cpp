@@ -105,6 +105,14 @@ void discard_sb_info(Addr sb_addr) {
     if (sb) VG_(OSetGen_FreeNode)(g_sbs, sb);
 }
 
+void zero_all() {
+    VG_(OSetGen_ResetIter)(g_lines);
+    while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) {
+        cc->ir = cc->dr = cc->dw = 0;
+        for (int d = 0; d <= kMaxLevels; ++d) cc->ir_served[d] = cc->dr_served[d] = cc->dw_served[d] = 0;
+    }
+}
+
 LineCC** sorted(UInt* count) {
     UInt n = VG_(OSetGen_Size)(g_lines);
     LineCC** out = static_cast<LineCC**>(VG_(malloc)("ompsim.cost.sorted", (n + 1) * sizeof(LineCC*)));

@@ -46,6 +46,9 @@ LineCC* line_cc(Addr instr_addr);
 SBInfo* new_sb_info(Addr sb_addr, Int n_instrs);
 void discard_sb_info(Addr sb_addr);
 
+// Zeroes every LineCC's counters (OMPSIM_ZERO_COUNTERS).
+void zero_all();
+
 // All LineCCs sorted by file, function, line (deterministic output order).
 // Returns a VG_(malloc)ed array the caller frees.
 LineCC** sorted(UInt* count);

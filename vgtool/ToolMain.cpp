@@ -1,8 +1,15 @@
 // ompsim's Valgrind tool: registration, options, start-up and exit.
 #include "Instrumenter.h"
 #include "MachineConfig.h"
+#include "ProfileWriter.h"
 #include "Reports.h"
 #include "SimHelpers.h"
+#include "ompsim.h"
+
+extern "C" {
+#include "pub_tool_transtab.h"
+#include "pub_tool_vkiscnums.h"
+}
 
 namespace ompsim {
 
@@ -14,6 +21,12 @@ MachineBuilder g_builder;
 HierarchyConfig g_cfg;
 const HChar* g_machine_name;
 const HChar* g_cachegrind_out;  // --cachegrind-out-file, null = none
+const HChar* g_output_file;     // --output-file, the profile document
+bool g_collect_at_start;        // --collect-atstart
+bool g_collecting;              // instrumentation is on
+bool g_exited;                  // the client called exit/exit_group
+Int g_exit_status;
+ULong g_dumps;                  // documents written by OMPSIM_DUMP
 
 void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
 void tool_release(void*, void* p) { VG_(free)(p); }
@@ -32,6 +45,21 @@ Bool process_option(const HChar* arg) {
             fatal_user_error(err.text);
         case OptResult::NotMine:
             break;
+    }
+    if (starts_with(arg, "--output-file=")) {
+        g_output_file = arg + 14;
+        if (!g_output_file[0]) fatal_user_error("--output-file: expected a file name");
+        return True;
+    }
+    if (starts_with(arg, "--collect-atstart=")) {
+        const HChar* v = arg + 18;
+        if (VG_(strcmp)(v, "yes") == 0)
+            g_collect_at_start = true;
+        else if (VG_(strcmp)(v, "no") == 0)
+            g_collect_at_start = false;
+        else
+            fatal_user_error("--collect-atstart: expected yes or no");
+        return True;
     }
     if (starts_with(arg, "--cachegrind-out-file=")) {
         g_cachegrind_out = arg + 22;
@@ -60,6 +88,9 @@ void print_usage() {
         "    --L<k>-latency=CYCLES     --memory-latency=CYCLES  --cpi=X\n"
         "    --icache=yes|no           simulate instruction fetches [yes]\n"
         "    --random-seed=N           seed of the random replacement policy [1]\n"
+        "    --output-file=F           the profile document [ompsim.out.%%p.xml]\n"
+        "                              (%%p = pid, %%q{VAR} = environment variable VAR)\n"
+        "    --collect-atstart=yes|no  simulate from the start, or from OMPSIM_START_COLLECTION [yes]\n"
         "    --cachegrind-out-file=F   also write Cachegrind-format costs to F (%%p = pid)\n");
 }
 
@@ -137,9 +168,95 @@ void post_clo_init() {
     }
     instrument_init(ic);
     cost::init();
+    g_collecting = g_collect_at_start;
 }
 
+// Instrumentation is switched off (not merely skipped at run time) while
+// collection is stopped, as Cachegrind does: no cost at all outside the
+// measured part.
+IRSB* maybe_instrument(VgCallbackClosure* closure, IRSB* sb, const VexGuestLayout* layout,
+                       const VexGuestExtents* vge, const VexArchInfo* arch, IRType gw, IRType hw) {
+    if (!g_collecting) return sb;
+    return instrument(closure, sb, layout, vge, arch, gw, hw);
+}
+
+void set_collecting(bool on) {
+    if (on == g_collecting) return;
+    // Existing translations carry (or lack) the helper calls: drop them all.
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
+    g_collecting = on;
+}
+
+// The document name for dump n: ompsim.out.123.xml -> ompsim.out.123.n.xml.
+HChar* output_path(ULong dump) {
+    HChar* path = VG_(expand_file_name)("--output-file", g_output_file);
+    if (dump == 0) return path;
+    SizeT len = VG_(strlen)(path);
+    HChar* out = static_cast<HChar*>(VG_(malloc)("ompsim.path", len + 32));
+    if (len > 4 && VG_(strcmp)(path + len - 4, ".xml") == 0) {
+        path[len - 4] = 0;
+        VG_(sprintf)(out, "%s.%llu.xml", path, dump);
+    } else {
+        VG_(sprintf)(out, "%s.%llu", path, dump);
+    }
+    VG_(free)(path);
+    return out;
+}
+
+void write_document(const RunInfo& run) {
+    UInt n = 0;
+    LineCC** ccs = cost::sorted(&n);
+    HChar* path = output_path(run.termination[0] == 'd' ? run.dump + 1 : 0);
+    write_profile(path, run, g_cfg, g_machine_name, ccs, n);
+    VG_(free)(path);
+    VG_(free)(ccs);
+}
+
+Bool handle_client_request(ThreadId, UWord* args, UWord* ret) {
+    if (!VG_IS_TOOL_USERREQ('O', 'M', args[0])) return False;
+    switch (args[0]) {
+        case OMPSIM_USERREQ_START_COLLECTION:
+            set_collecting(true);
+            break;
+        case OMPSIM_USERREQ_STOP_COLLECTION:
+            set_collecting(false);
+            break;
+        case OMPSIM_USERREQ_ZERO_COUNTERS:
+            cost::zero_all();
+            if (!g_cfg.cachegrind) sim::g_hier.reset_stats();
+            break;
+        case OMPSIM_USERREQ_DUMP: {
+            const HChar* label = args[1] ? reinterpret_cast<const HChar*>(args[1]) : "";
+            RunInfo run = {false, "dump", 0, 0, label, g_dumps};
+            write_document(run);
+            ++g_dumps;
+            break;
+        }
+        default:
+            VG_(umsg)("warning: unknown ompsim client request 0x%lx ignored\n", args[0]);
+            *ret = 0;
+            return True;
+    }
+    *ret = 0;
+    return True;
+}
+
+// Valgrind 3.19 gives fini() no exit code: the status comes from the
+// client's exit_group system call (glibc's exit and _exit, and the return
+// from main, all end in it); a run that ends without one was killed by a
+// signal, whose number the tool interface does not tell.
+void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
+    if (sysno == __NR_exit_group) {
+        g_exited = true;
+        g_exit_status = nargs > 0 ? (Int)(args[0] & 0xff) : 0;
+    }
+}
+void post_syscall(ThreadId, UInt, UWord*, UInt, SysRes) {}
+
 void fini(Int /*exitcode*/) {
+    RunInfo run = {g_exited, g_exited ? "exit" : "signal", g_exited ? g_exit_status : 0, 0, "final",
+                   g_dumps};
+    write_document(run);
     UInt n = 0;
     LineCC** ccs = cost::sorted(&n);
     Totals t;
@@ -162,13 +279,21 @@ void pre_clo_init() {
     VG_(details_bug_reports_to)("the ompsim issue tracker");
     VG_(details_avg_translation_sizeB)(500);
 
-    VG_(basic_tool_funcs)(post_clo_init, instrument, fini);
+    VG_(basic_tool_funcs)(post_clo_init, maybe_instrument, fini);
     VG_(needs_superblock_discards)(discard_superblock);
     VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
+    VG_(needs_client_requests)(handle_client_request);
+    VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
 
     builder_reset(g_builder);
     g_machine_name = nullptr;
     g_cachegrind_out = nullptr;
+    g_output_file = "ompsim.out.%p.xml";
+    g_collect_at_start = true;
+    g_collecting = true;
+    g_exited = false;
+    g_exit_status = 0;
+    g_dumps = 0;
 }
 
 }  // namespace

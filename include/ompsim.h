@@ -1,0 +1,41 @@
+/* ompsim.h: client requests of the ompsim Valgrind tool, for C and C++.
+ *
+ * Each macro is a Valgrind client request: a few no-op instructions when
+ * the program does not run under Valgrind (or runs under another tool), so
+ * instrumented programs can ship as they are.
+ *
+ *   OMPSIM_START_COLLECTION();   simulate and count from here on
+ *   OMPSIM_STOP_COLLECTION();    stop simulating (caches keep their contents)
+ *   OMPSIM_ZERO_COUNTERS();      forget what was counted so far
+ *   OMPSIM_DUMP("label");        write a profile document now
+ *
+ * A typical baseline measures a kernel, not start-up:
+ *   valgrind --tool=ompsim --collect-atstart=no ./app
+ * with OMPSIM_START_COLLECTION() / OMPSIM_STOP_COLLECTION() around the
+ * kernel. OMPSIM_DUMP writes ompsim.out.<pid>.<n>.xml (n = 1, 2, ...) with
+ * run termination="dump" and the label; the final document at exit is still
+ * written as usual.
+ */
+#ifndef OMPSIM_H
+#define OMPSIM_H
+
+#include <valgrind/valgrind.h>
+
+typedef enum {
+    OMPSIM_USERREQ_START_COLLECTION = VG_USERREQ_TOOL_BASE('O', 'M'),
+    OMPSIM_USERREQ_STOP_COLLECTION,
+    OMPSIM_USERREQ_ZERO_COUNTERS,
+    OMPSIM_USERREQ_DUMP
+} OmpsimClientRequest;
+
+#define OMPSIM_START_COLLECTION() \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_START_COLLECTION, 0, 0, 0, 0, 0)
+#define OMPSIM_STOP_COLLECTION() \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_STOP_COLLECTION, 0, 0, 0, 0, 0)
+#define OMPSIM_ZERO_COUNTERS() \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_ZERO_COUNTERS, 0, 0, 0, 0, 0)
+/* label: a NUL-terminated string, or 0 for none. */
+#define OMPSIM_DUMP(label) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_DUMP, (label), 0, 0, 0, 0)
+
+#endif

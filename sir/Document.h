@@ -1,0 +1,181 @@
+// The ompsim profile document ("SIR" in the spirit of the Standard
+// Intermediate Program Representation): one XML file per process, written
+// by the tool at exit (or on a dump request), read by ompsim-report.
+// docs/output-format.md documents it and docs/ompsim-profile.xsd is its
+// schema. This is the hosted, in-memory form.
+//
+// Format version 1, element by element (attributes in this order; the tool
+// writes exactly this layout, two-space indentation, '\n' line ends, no
+// time stamps, no host names, so one run gives the same bytes every time):
+//
+// <?xml version="1.0" encoding="UTF-8"?>
+// <ompsim-profile format-version="1" tool="ompsim" tool-version="0.1.0">
+//   <run complete="true" termination="exit" exit-status="0" signal="0"
+//        label="final" dump="0" deterministic="true">
+//     <command exe="/abs/prog"><arg>first</arg><arg>second</arg></command>
+//   </run>
+//   <machine name="desktop" model="hierarchy" levels="3" split-l1="true"
+//            icache="true" random-seed="1" cpi="1.00" memory-latency="250">
+//     <cache name="I1" level="1" side="instruction" size="32768" assoc="8"
+//            line-size="64" sets="64" replacement="lru" write-policy="write-back"
+//            inclusion="non-inclusive" latency="5"/>
+//     ... one <cache> per cache (I1 and D1 at level 1 when split; side is
+//     "instruction", "data" or "unified")
+//   </machine>
+//   <events>Ir I1mr I2mr I3mr Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Cycles</events>
+//   <totals>
+//     <costs>v v v ...</costs>                      one value per event
+//     <cache-stats name="D1" fetch-refs="" fetch-misses="" read-refs=""
+//                  read-misses="" write-refs="" write-misses=""
+//                  writeback-refs="" writeback-misses="" evictions=""
+//                  writebacks="" back-invalidations="" victims-in=""/>
+//     ... one per cache, in <machine> order
+//     <memory reads="" writes=""/>
+//   </totals>
+//   <program>
+//     <file path="/abs/src.c">                     files sorted by path
+//       <region type="function" name="main" first-line="3" last-line="20">
+//         <costs>v v ...</costs>                    sum of its lines
+//         <line number="5">v v ...</line>           lines sorted by number
+//       </region>                                   regions sorted by name
+//     </file>
+//   </program>
+// </ompsim-profile>
+//
+// Events: "Ir" instructions, "Dr"/"Dw" data reads/writes executed, and per
+// cache level k (1-based): "I<k>mr" instruction-fetch misses, "D<k>mr" data
+// read misses, "D<k>mw" data write misses (line references that missed that
+// level); in Cachegrind mode the last level is "L" (I1mr ILmr ... as
+// Cachegrind). "Cycles" is simulated time: cpi * Ir plus, for every line
+// reference that missed level 1, the latency of the level that served it
+// (memory-latency when no level had it). Level-1 hits cost nothing beyond
+// the CPI (the pipeline hides them). Cycles are rounded down per line; the
+// totals are the sum of the lines, so totals always equal the sum of regions.
+// A file "???" collects code without debug information.
+//
+// run: complete="false" when the client was killed by a signal (termination
+// "signal", signal = its number) or when the document is an intermediate
+// dump (termination "dump"). label is "final" at exit or the user's dump
+// label; dump counts the dumps before this one.
+#ifndef OMPSIM_SIR_DOCUMENT_H
+#define OMPSIM_SIR_DOCUMENT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ompsim {
+namespace sir {
+
+constexpr int kFormatVersion = 1;
+
+struct Run {
+    bool complete = true;
+    std::string termination = "exit";  // exit | signal | dump
+    int exit_status = 0;
+    int signal = 0;
+    std::string label = "final";
+    uint64_t dump = 0;
+    bool deterministic = true;
+    std::string exe;
+    std::vector<std::string> args;
+};
+
+struct Cache {
+    std::string name;  // I1, D1, L1, L2, L3, L4, LL
+    int level = 1;
+    std::string side;  // instruction | data | unified
+    uint64_t size = 0;
+    uint32_t assoc = 0;
+    uint32_t line_size = 0;
+    uint64_t sets = 0;
+    std::string replacement;   // lru | fifo | plru | random
+    std::string write_policy;  // write-back | write-through
+    std::string inclusion;     // non-inclusive | inclusive | exclusive
+    uint32_t latency = 0;
+};
+
+struct Machine {
+    std::string name;
+    std::string model;  // hierarchy | cachegrind
+    int levels = 0;
+    bool split_l1 = true;
+    bool icache = true;
+    uint64_t random_seed = 0;
+    std::string cpi;  // as written, two decimals ("1.00")
+    uint32_t memory_latency = 0;
+    std::vector<Cache> caches;
+};
+
+// Kinds in cache-stats, in attribute order.
+enum Kind { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3 };
+
+struct CacheStats {
+    std::string name;
+    uint64_t refs[4] = {0, 0, 0, 0};
+    uint64_t misses[4] = {0, 0, 0, 0};
+    uint64_t evictions = 0;
+    uint64_t writebacks = 0;
+    uint64_t back_invalidations = 0;
+    uint64_t victims_in = 0;
+};
+
+struct Line {
+    uint32_t number = 0;
+    std::vector<uint64_t> costs;
+};
+
+struct Region {
+    std::string type = "function";
+    std::string name;
+    uint32_t first_line = 0;
+    uint32_t last_line = 0;
+    std::vector<uint64_t> costs;
+    std::vector<Line> lines;
+};
+
+struct File {
+    std::string path;
+    std::vector<Region> regions;
+};
+
+struct Document {
+    int format_version = kFormatVersion;
+    std::string tool_version;
+    Run run;
+    Machine machine;
+    std::vector<std::string> events;
+    std::vector<uint64_t> totals;
+    std::vector<CacheStats> cache_stats;
+    uint64_t memory_reads = 0;
+    uint64_t memory_writes = 0;
+    std::vector<File> files;
+
+    // Index of an event name in `events`, or -1.
+    int event_index(const std::string& name) const;
+};
+
+// Where and why a document could not be read: "FILE:LINE: message".
+struct LoadError {
+    std::string file;
+    int line = 0;  // 0 when no line applies (unreadable file)
+    std::string message;
+    std::string to_string() const;
+};
+
+// Reads and validates a document: well-formed XML, the root element and
+// format version (a newer version is refused with a message saying so),
+// every required element and attribute, numbers that parse, cost vectors as
+// long as the event list, totals equal to the sum of the lines. Foreign XML,
+// truncated files and corrupt values are errors, never partial documents.
+bool load_file(const std::string& path, Document& doc, LoadError& err);
+bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);
+
+// The canonical text of a document: byte-identical to what the tool writes.
+std::string to_xml(const Document& doc);
+bool save_file(const std::string& path, const Document& doc, std::string& error);
+
+}  // namespace sir
+}  // namespace ompsim
+
+#endif

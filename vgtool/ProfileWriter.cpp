@@ -1,0 +1,264 @@
+#include "ProfileWriter.h"
+
+#include "Reports.h"
+#include "SimHelpers.h"
+
+namespace ompsim {
+
+namespace {
+
+constexpr int kMaxEvents = 3 + 3 * kMaxLevels + 1;
+
+struct Costs {
+    ULong v[kMaxEvents];
+};
+
+int event_count(const HierarchyConfig& cfg) { return 3 + 3 * cfg.levels + 1; }
+
+// Event names in document order: Ir I<k>mr.. Dr D<k>mr.. Dw D<k>mw.. Cycles,
+// with Cachegrind's "L" for the last level in Cachegrind mode.
+void event_name(const HierarchyConfig& cfg, int index, HChar* out) {
+    int levels = cfg.levels;
+    int group = index / (levels + 1), k = index % (levels + 1);
+    if (index == event_count(cfg) - 1) {
+        VG_(strcpy)(out, "Cycles");
+        return;
+    }
+    static const HChar* const base[3] = {"Ir", "Dr", "Dw"};
+    static const HChar* const prefix[3] = {"I", "D", "D"};
+    static const HChar* const suffix[3] = {"mr", "mr", "mw"};
+    if (k == 0) {
+        VG_(strcpy)(out, base[group]);
+    } else if (cfg.cachegrind && k == levels) {
+        VG_(sprintf)(out, "%sL%s", prefix[group], suffix[group]);
+    } else {
+        VG_(sprintf)(out, "%s%d%s", prefix[group], k, suffix[group]);
+    }
+}
+
+void costs_of(const LineCC& cc, const HierarchyConfig& cfg, Costs& c) {
+    int levels = cfg.levels, i = 0;
+    const ULong* served[3] = {cc.ir_served, cc.dr_served, cc.dw_served};
+    const ULong counts[3] = {cc.ir, cc.dr, cc.dw};
+    for (int g = 0; g < 3; ++g) {
+        c.v[i++] = counts[g];
+        for (int k = 0; k < levels; ++k) c.v[i++] = misses_at(served[g], levels, k);
+    }
+    c.v[i] = cycles_of(cc, cfg);
+}
+
+// Escapes & < > " and replaces control bytes (XML 1.0 cannot hold them).
+void put_escaped(VgFile* fp, const HChar* s) {
+    HChar buf[256];
+    Int n = 0;
+    auto flush = [&]() {
+        buf[n] = 0;
+        VG_(fprintf)(fp, "%s", buf);
+        n = 0;
+    };
+    for (; *s; ++s) {
+        if (n > (Int)sizeof(buf) - 8) flush();
+        unsigned char ch = (unsigned char)*s;
+        const HChar* rep = nullptr;
+        switch (ch) {
+            case '&': rep = "&amp;"; break;
+            case '<': rep = "&lt;"; break;
+            case '>': rep = "&gt;"; break;
+            case '"': rep = "&quot;"; break;
+            default: break;
+        }
+        if (rep) {
+            while (*rep) buf[n++] = *rep++;
+        } else {
+            buf[n++] = (ch < 0x20 && ch != '\t') ? '?' : (HChar)ch;
+        }
+    }
+    flush();
+}
+
+void put_costs(VgFile* fp, const Costs& c, int n) {
+    for (int i = 0; i < n; ++i) VG_(fprintf)(fp, i ? " %llu" : "%llu", c.v[i]);
+}
+
+const HChar* yes_no(bool b) { return b ? "true" : "false"; }
+
+void put_cache(VgFile* fp, const HierarchyConfig& cfg, int k, bool icache_side) {
+    const LevelConfig& l = icache_side ? cfg.i1 : cfg.level[k];
+    const HChar* side = k > 0 ? "unified" : icache_side ? "instruction" : cfg.split_l1 ? "data" : "unified";
+    VG_(fprintf)(fp, "    <cache name=\"%s\" level=\"%d\" side=\"%s\" size=\"%llu\" assoc=\"%u\" "
+                     "line-size=\"%u\" sets=\"%llu\" replacement=\"%s\" write-policy=\"%s\" "
+                     "inclusion=\"%s\" latency=\"%u\"/>\n",
+                 level_name(cfg, k, icache_side), k + 1, side, (ULong)l.size, l.assoc, l.line,
+                 (ULong)(l.size / l.line / l.assoc), replacement_name(l.replacement),
+                 write_policy_name(l.write), inclusion_name(l.inclusion), l.latency);
+}
+
+void put_stats(VgFile* fp, const HChar* name, const LevelStats& s) {
+    VG_(fprintf)(fp, "    <cache-stats name=\"%s\" fetch-refs=\"%llu\" fetch-misses=\"%llu\" "
+                     "read-refs=\"%llu\" read-misses=\"%llu\" write-refs=\"%llu\" write-misses=\"%llu\" "
+                     "writeback-refs=\"%llu\" writeback-misses=\"%llu\" evictions=\"%llu\" "
+                     "writebacks=\"%llu\" back-invalidations=\"%llu\" victims-in=\"%llu\"/>\n",
+                 name, (ULong)s.refs[kFetch], (ULong)s.misses[kFetch], (ULong)s.refs[kRead],
+                 (ULong)s.misses[kRead], (ULong)s.refs[kWrite], (ULong)s.misses[kWrite],
+                 (ULong)s.refs[kWriteback], (ULong)s.misses[kWriteback], (ULong)s.evictions,
+                 (ULong)s.writebacks, (ULong)s.back_invalidations, (ULong)s.victims_in);
+}
+
+// Cachegrind's model keeps no per-cache counters: they follow from its
+// counting rules (one reference per access at L1, LL referenced by the L1
+// misses), so they are derived from the program totals.
+void cachegrind_stats(const Totals& t, LevelStats out[3]) {
+    VG_(memset)(out, 0, 3 * sizeof(LevelStats));
+    ULong im1 = misses_at(t.ir_served, 2, 0), iml = misses_at(t.ir_served, 2, 1);
+    ULong rm1 = misses_at(t.dr_served, 2, 0), rml = misses_at(t.dr_served, 2, 1);
+    ULong wm1 = misses_at(t.dw_served, 2, 0), wml = misses_at(t.dw_served, 2, 1);
+    out[0].refs[kFetch] = t.ir, out[0].misses[kFetch] = im1;                         // I1
+    out[1].refs[kRead] = t.dr, out[1].misses[kRead] = rm1;                           // D1
+    out[1].refs[kWrite] = t.dw, out[1].misses[kWrite] = wm1;
+    out[2].refs[kFetch] = im1, out[2].misses[kFetch] = iml;                          // LL
+    out[2].refs[kRead] = rm1, out[2].misses[kRead] = rml;
+    out[2].refs[kWrite] = wm1, out[2].misses[kWrite] = wml;
+}
+
+bool is_zero(const LineCC& cc) { return cc.ir == 0 && cc.dr == 0 && cc.dw == 0; }
+
+}  // namespace
+
+ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg) {
+    ULong cycles = cc.ir * (ULong)cfg.cpi_x100 / 100;
+    for (int d = 1; d <= cfg.levels; ++d) {
+        ULong lat = d < cfg.levels ? cfg.level[d].latency : cfg.memory_latency;
+        cycles += (cc.ir_served[d] + cc.dr_served[d] + cc.dw_served[d]) * lat;
+    }
+    return cycles;
+}
+
+bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig& cfg,
+                   const HChar* machine_name, LineCC** ccs, UInt n) {
+    VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!fp) {
+        VG_(umsg)("error: cannot write the profile document '%s'\n", path);
+        return false;
+    }
+    int ne = event_count(cfg);
+    Costs c;
+
+    VG_(fprintf)(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    VG_(fprintf)(fp, "<ompsim-profile format-version=\"1\" tool=\"ompsim\" tool-version=\"%s\">\n",
+                 PACKAGE_VERSION);
+    VG_(fprintf)(fp, "  <run complete=\"%s\" termination=\"%s\" exit-status=\"%d\" signal=\"%d\" label=\"",
+                 yes_no(run.complete), run.termination, run.exit_status, run.signal);
+    put_escaped(fp, run.label);
+    VG_(fprintf)(fp, "\" dump=\"%llu\" deterministic=\"true\">\n", run.dump);
+    VG_(fprintf)(fp, "    <command exe=\"");
+    put_escaped(fp, VG_(args_the_exename));
+    VG_(fprintf)(fp, "\">");
+    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); ++i) {
+        VG_(fprintf)(fp, "<arg>");
+        put_escaped(fp, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+        VG_(fprintf)(fp, "</arg>");
+    }
+    VG_(fprintf)(fp, "</command>\n  </run>\n");
+
+    VG_(fprintf)(fp, "  <machine name=\"");
+    put_escaped(fp, machine_name);
+    VG_(fprintf)(fp, "\" model=\"%s\" levels=\"%d\" split-l1=\"%s\" icache=\"%s\" random-seed=\"%llu\" "
+                     "cpi=\"%u.%02u\" memory-latency=\"%u\">\n",
+                 cfg.cachegrind ? "cachegrind" : "hierarchy", cfg.levels, yes_no(cfg.split_l1),
+                 yes_no(cfg.icache), (ULong)cfg.random_seed, cfg.cpi_x100 / 100, cfg.cpi_x100 % 100,
+                 cfg.memory_latency);
+    for (int k = 0; k < cfg.levels; ++k) {
+        if (k == 0 && cfg.split_l1) put_cache(fp, cfg, 0, true);
+        put_cache(fp, cfg, k, false);
+    }
+    VG_(fprintf)(fp, "  </machine>\n  <events>");
+    for (int i = 0; i < ne; ++i) {
+        HChar name[16];
+        event_name(cfg, i, name);
+        VG_(fprintf)(fp, i ? " %s" : "%s", name);
+    }
+    VG_(fprintf)(fp, "</events>\n");
+
+    // Totals are the sum of the per-line vectors (cycles included), so a
+    // reader can check them.
+    Costs total;
+    VG_(memset)(&total, 0, sizeof total);
+    Totals t;
+    VG_(memset)(&t, 0, sizeof t);
+    for (UInt i = 0; i < n; ++i) {
+        if (is_zero(*ccs[i])) continue;
+        costs_of(*ccs[i], cfg, c);
+        for (int e = 0; e < ne; ++e) total.v[e] += c.v[e];
+        add_totals(t, *ccs[i]);
+    }
+    VG_(fprintf)(fp, "  <totals>\n    <costs>");
+    put_costs(fp, total, ne);
+    VG_(fprintf)(fp, "</costs>\n");
+    if (cfg.cachegrind) {
+        LevelStats s[3];
+        cachegrind_stats(t, s);
+        put_stats(fp, "I1", s[0]);
+        put_stats(fp, "D1", s[1]);
+        put_stats(fp, "LL", s[2]);
+        VG_(fprintf)(fp, "    <memory reads=\"%llu\" writes=\"0\"/>\n",
+                     s[2].misses[kFetch] + s[2].misses[kRead] + s[2].misses[kWrite]);
+    } else {
+        const Hierarchy& h = sim::g_hier;
+        for (int k = 0; k < cfg.levels; ++k) {
+            if (k == 0 && cfg.split_l1) put_stats(fp, level_name(cfg, 0, true), h.stats(0, true));
+            put_stats(fp, level_name(cfg, k, false), h.stats(k, false));
+        }
+        VG_(fprintf)(fp, "    <memory reads=\"%llu\" writes=\"%llu\"/>\n", (ULong)h.memory_reads(),
+                     (ULong)h.memory_writes());
+    }
+    VG_(fprintf)(fp, "  </totals>\n  <program>\n");
+
+    // The cost centres come sorted by file, function, line: each run of
+    // equal (file, function) is one function region.
+    const HChar* open_file = nullptr;
+    UInt i = 0;
+    while (i < n) {
+        UInt j = i;
+        Costs region;
+        VG_(memset)(&region, 0, sizeof region);
+        UInt first = 0, last = 0;
+        bool any = false;
+        for (; j < n && ccs[j]->file == ccs[i]->file && ccs[j]->fn == ccs[i]->fn; ++j) {
+            if (is_zero(*ccs[j])) continue;
+            costs_of(*ccs[j], cfg, c);
+            for (int e = 0; e < ne; ++e) region.v[e] += c.v[e];
+            if (!any) first = ccs[j]->line;
+            last = ccs[j]->line;
+            any = true;
+        }
+        if (any) {
+            if (open_file != ccs[i]->file) {
+                if (open_file) VG_(fprintf)(fp, "    </file>\n");
+                open_file = ccs[i]->file;
+                VG_(fprintf)(fp, "    <file path=\"");
+                put_escaped(fp, open_file);
+                VG_(fprintf)(fp, "\">\n");
+            }
+            VG_(fprintf)(fp, "      <region type=\"function\" name=\"");
+            put_escaped(fp, ccs[i]->fn);
+            VG_(fprintf)(fp, "\" first-line=\"%u\" last-line=\"%u\">\n        <costs>", first, last);
+            put_costs(fp, region, ne);
+            VG_(fprintf)(fp, "</costs>\n");
+            for (UInt k = i; k < j; ++k) {
+                if (is_zero(*ccs[k])) continue;
+                costs_of(*ccs[k], cfg, c);
+                VG_(fprintf)(fp, "        <line number=\"%u\">", ccs[k]->line);
+                put_costs(fp, c, ne);
+                VG_(fprintf)(fp, "</line>\n");
+            }
+            VG_(fprintf)(fp, "      </region>\n");
+        }
+        i = j;
+    }
+    if (open_file) VG_(fprintf)(fp, "    </file>\n");
+    VG_(fprintf)(fp, "  </program>\n</ompsim-profile>\n");
+    VG_(fclose)(fp);
+    return true;
+}
+
+}  // namespace ompsim

@@ -1,0 +1,32 @@
+// Writes the profile document (format: sir/Document.h, docs/output-format.md)
+// from inside the tool, without libc: the same bytes sir::to_xml produces for
+// the same content, so a baseline compares byte for byte.
+#ifndef OMPSIM_VGTOOL_PROFILEWRITER_H
+#define OMPSIM_VGTOOL_PROFILEWRITER_H
+
+#include "CacheConfig.h"
+#include "CostCentres.h"
+
+namespace ompsim {
+
+struct RunInfo {
+    bool complete;
+    const HChar* termination;  // "exit", "signal" or "dump"
+    Int exit_status;
+    Int signal;                // 0 when unknown
+    const HChar* label;        // "final" or the dump label
+    ULong dump;                // dumps written before this document
+};
+
+// Writes the document to `path`; false (and a message on stderr) if the file
+// cannot be written.
+bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig& cfg,
+                   const HChar* machine_name, LineCC** ccs, UInt n);
+
+// Simulated cycles of one cost centre (see sir/Document.h: CPI x Ir plus the
+// latency of the serving level for every reference that missed level 1).
+ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg);
+
+}  // namespace ompsim
+
+#endif
