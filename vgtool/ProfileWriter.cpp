@@ -258,6 +258,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     if (open_file) VG_(fprintf)(fp, "    </file>\n");
     VG_(fprintf)(fp, "  </program>\n</ompsim-profile>\n");
     VG_(fclose)(fp);
+    if (VG_(clo_verbosity) > 0) VG_(umsg)("Profile document: %s\n", path);
     return true;
 }
 

@@ -1,0 +1,212 @@
+// ompsim-report export FILE --format=json|csv|callgrind [-o OUT]
+//
+// json: the whole document, keys in document order (see export_json).
+// csv: one record per source line, "file,function,line,<events>", a header
+//      record first, RFC 4180 quoting, '\n' line ends.
+// callgrind: the Callgrind profile format, for callgrind_annotate and
+//      KCachegrind (no call graph: ompsim records none).
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "Report.h"
+
+namespace ompsim {
+namespace report {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json costs_json(const sir::Document& doc, const std::vector<uint64_t>& costs) {
+    Json j = Json::object();
+    for (size_t i = 0; i < doc.events.size() && i < costs.size(); ++i) j[doc.events[i]] = costs[i];
+    return j;
+}
+
+std::string costs_text(const std::vector<uint64_t>& costs) {
+    std::string out;
+    for (size_t i = 0; i < costs.size(); ++i) out += (i ? " " : "") + std::to_string(costs[i]);
+    return out;
+}
+
+const char* const kKindNames[4] = {"fetch", "read", "write", "writeback"};
+
+// A value of a Callgrind header or name line: one line whatever it holds.
+std::string one_line(std::string s) {
+    for (char& c : s)
+        if (c == '\n' || c == '\r') c = ' ';
+    return s;
+}
+
+}  // namespace
+
+std::string export_json(const sir::Document& doc) {
+    Json j;
+    j["format_version"] = doc.format_version;
+    j["tool_version"] = doc.tool_version;
+    Json run;
+    run["complete"] = doc.run.complete;
+    run["termination"] = doc.run.termination;
+    run["exit_status"] = doc.run.exit_status;
+    run["signal"] = doc.run.signal;
+    run["label"] = doc.run.label;
+    run["dump"] = doc.run.dump;
+    run["deterministic"] = doc.run.deterministic;
+    run["exe"] = doc.run.exe;
+    run["args"] = doc.run.args;
+    j["run"] = run;
+    Json m;
+    m["name"] = doc.machine.name;
+    m["model"] = doc.machine.model;
+    m["levels"] = doc.machine.levels;
+    m["split_l1"] = doc.machine.split_l1;
+    m["icache"] = doc.machine.icache;
+    m["random_seed"] = doc.machine.random_seed;
+    m["cpi"] = doc.machine.cpi;
+    m["memory_latency"] = doc.machine.memory_latency;
+    m["caches"] = Json::array();
+    for (const auto& c : doc.machine.caches) {
+        Json cj;
+        cj["name"] = c.name;
+        cj["level"] = c.level;
+        cj["side"] = c.side;
+        cj["size"] = c.size;
+        cj["assoc"] = c.assoc;
+        cj["line_size"] = c.line_size;
+        cj["sets"] = c.sets;
+        cj["replacement"] = c.replacement;
+        cj["write_policy"] = c.write_policy;
+        cj["inclusion"] = c.inclusion;
+        cj["latency"] = c.latency;
+        m["caches"].push_back(cj);
+    }
+    j["machine"] = m;
+    j["events"] = doc.events;
+    j["totals"] = costs_json(doc, doc.totals);
+    j["cache_stats"] = Json::array();
+    for (const auto& s : doc.cache_stats) {
+        Json sj;
+        sj["name"] = s.name;
+        for (int k = 0; k < 4; ++k) {
+            sj[std::string(kKindNames[k]) + "_refs"] = s.refs[k];
+            sj[std::string(kKindNames[k]) + "_misses"] = s.misses[k];
+        }
+        sj["evictions"] = s.evictions;
+        sj["writebacks"] = s.writebacks;
+        sj["back_invalidations"] = s.back_invalidations;
+        sj["victims_in"] = s.victims_in;
+        j["cache_stats"].push_back(sj);
+    }
+    j["memory"] = Json{{"reads", doc.memory_reads}, {"writes", doc.memory_writes}};
+    j["files"] = Json::array();
+    for (const auto& f : doc.files) {
+        Json fj;
+        fj["path"] = f.path;
+        fj["regions"] = Json::array();
+        for (const auto& r : f.regions) {
+            Json rj;
+            rj["type"] = r.type;
+            rj["name"] = r.name;
+            rj["first_line"] = r.first_line;
+            rj["last_line"] = r.last_line;
+            rj["costs"] = costs_json(doc, r.costs);
+            rj["lines"] = Json::array();
+            for (const auto& l : r.lines) rj["lines"].push_back(Json{{"number", l.number}, {"costs", costs_json(doc, l.costs)}});
+            fj["regions"].push_back(rj);
+        }
+        j["files"].push_back(fj);
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string export_csv(const sir::Document& doc) {
+    std::string out = "file,function,line";
+    for (const auto& e : doc.events) out += "," + csv_field(e);
+    out += "\n";
+    for (const auto& f : doc.files)
+        for (const auto& r : f.regions)
+            for (const auto& l : r.lines) {
+                out += csv_field(f.path) + "," + csv_field(r.name) + "," + std::to_string(l.number);
+                for (uint64_t v : l.costs) out += "," + std::to_string(v);
+                out += "\n";
+            }
+    return out;
+}
+
+std::string export_callgrind(const sir::Document& doc) {
+    std::string out;
+    out += "# callgrind format\n";
+    out += "version: 1\n";
+    out += "creator: ompsim-report\n";
+    out += "pid: 0\n";
+    out += "cmd: " + one_line(command_text(doc.run)) + "\n";
+    out += "part: 1\n";
+    out += "desc: Machine: " + one_line(doc.machine.name) + " (" + doc.machine.model + ")\n";
+    for (const auto& c : doc.machine.caches)
+        out += fmt::format("desc: {} cache: {} B, {} B, {}-way associative, {}, latency {}\n", c.name, c.size,
+                           c.line_size, c.assoc, c.replacement, c.latency);
+    if (!doc.run.complete) out += "desc: Run: incomplete (" + doc.run.termination + ")\n";
+    out += "\npositions: line\n";
+    out += "events: " + join(doc.events) + "\n";
+    for (const auto& f : doc.files) {
+        out += "\nfl=" + one_line(f.path) + "\n";
+        for (const auto& r : f.regions) {
+            out += "fn=" + one_line(r.name) + "\n";
+            for (const auto& l : r.lines) out += std::to_string(l.number) + " " + costs_text(l.costs) + "\n";
+        }
+    }
+    out += "\nsummary: " + costs_text(doc.totals) + "\n";
+    out += "totals: " + costs_text(doc.totals) + "\n";
+    return out;
+}
+
+void export_document(const sir::Document& doc, const std::string& format, std::ostream& out) {
+    if (format == "json") out << export_json(doc);
+    else if (format == "csv") out << export_csv(doc);
+    else if (format == "callgrind") out << export_callgrind(doc);
+    else throw Error("--format must be json, csv or callgrind, not '" + format + "'");
+}
+
+void add_export_command(CLI::App& app, Action& action) {
+    struct Options {
+        std::string path, format, output;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("export", "Write the profile as JSON, CSV or a Callgrind profile");
+    cmd->add_option("FILE", o->path, "Profile document")->required();
+    cmd->add_option("--format", o->format,
+                    "json: the whole document; csv: one row per source line; callgrind: for callgrind_annotate "
+                    "and KCachegrind")
+        ->type_name("json|csv|callgrind")
+        ->required()
+        ->check(CLI::IsMember({"json", "csv", "callgrind"}).description(""));
+    cmd->add_option("-o,--output", o->output, "Write to OUT instead of standard output")->type_name("OUT");
+    cmd->callback([o, &action] {
+        action = [o] {
+            sir::Document doc = load_document(o->path);
+            std::ostringstream text;
+            export_document(doc, o->format, text);
+            if (o->output.empty() || o->output == "-") {
+                std::cout << text.str();
+                return kExitOk;
+            }
+            std::ofstream file(o->output, std::ios::binary | std::ios::trunc);
+            if (!file) throw Error(fmt::format("cannot write {}: {}", o->output, std::strerror(errno)));
+            file << text.str();
+            file.close();
+            if (!file) throw Error(fmt::format("cannot write {}: {}", o->output, std::strerror(errno)));
+            return kExitOk;
+        };
+    });
+}
+
+}  // namespace report
+}  // namespace ompsim

@@ -1,0 +1,628 @@
+// The profile document: canonical writer and validating reader (format
+// version 1, see Document.h and docs/output-format.md). The XML is parsed by
+// TinyXML-2 (XmlTree.h); this file checks the document. Every reader message
+// is listed in docs/output-format.md; tests/unit/SirTest.cpp checks them.
+#include "Document.h"
+
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <system_error>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <utility>
+
+#include "XmlTree.h"
+
+namespace ompsim {
+namespace sir {
+
+int Document::event_index(const std::string& name) const {
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i] == name) return static_cast<int>(i);
+    return -1;
+}
+
+std::string LoadError::to_string() const {
+    if (line > 0) return file + ":" + std::to_string(line) + ": " + message;
+    return file + ": " + message;
+}
+
+// ---------------------------------------------------------------- writer
+
+namespace {
+
+class Writer {
+public:
+    std::string out;
+
+    Writer& raw(const char* s) {
+        out += s;
+        return *this;
+    }
+    Writer& esc(const std::string& s) {
+        xml::append_escaped(out, s);
+        return *this;
+    }
+    Writer& num(uint64_t v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out.append(buf, r.ptr);
+        return *this;
+    }
+    Writer& inum(int v) {
+        char buf[16];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out.append(buf, r.ptr);
+        return *this;
+    }
+    Writer& boolean(bool b) { return raw(b ? "true" : "false"); }
+    Writer& costs(const std::vector<uint64_t>& v) {
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ' ';
+            num(v[i]);
+        }
+        return *this;
+    }
+};
+
+}  // namespace
+
+std::string to_xml(const Document& d) {
+    Writer w;
+    size_t lines = 0;
+    for (const File& f : d.files)
+        for (const Region& r : f.regions) lines += r.lines.size() + 3;
+    w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
+
+    w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    // to_xml writes the layout of kFormatVersion whatever doc.format_version says.
+    w.raw("<ompsim-profile format-version=\"").inum(kFormatVersion);
+    w.raw("\" tool=\"ompsim\" tool-version=\"").esc(d.tool_version).raw("\">\n");
+
+    const Run& r = d.run;
+    w.raw("  <run complete=\"").boolean(r.complete);
+    w.raw("\" termination=\"").esc(r.termination);
+    w.raw("\" exit-status=\"").inum(r.exit_status);
+    w.raw("\" signal=\"").inum(r.signal);
+    w.raw("\" label=\"").esc(r.label);
+    w.raw("\" dump=\"").num(r.dump);
+    w.raw("\" deterministic=\"").boolean(r.deterministic).raw("\">\n");
+    w.raw("    <command exe=\"").esc(r.exe).raw("\">");
+    for (const std::string& a : r.args) w.raw("<arg>").esc(a).raw("</arg>");
+    w.raw("</command>\n  </run>\n");
+
+    const Machine& m = d.machine;
+    w.raw("  <machine name=\"").esc(m.name);
+    w.raw("\" model=\"").esc(m.model);
+    w.raw("\" levels=\"").inum(m.levels);
+    w.raw("\" split-l1=\"").boolean(m.split_l1);
+    w.raw("\" icache=\"").boolean(m.icache);
+    w.raw("\" random-seed=\"").num(m.random_seed);
+    w.raw("\" cpi=\"").esc(m.cpi);
+    w.raw("\" memory-latency=\"").num(m.memory_latency).raw("\">\n");
+    for (const Cache& c : m.caches) {
+        w.raw("    <cache name=\"").esc(c.name);
+        w.raw("\" level=\"").inum(c.level);
+        w.raw("\" side=\"").esc(c.side);
+        w.raw("\" size=\"").num(c.size);
+        w.raw("\" assoc=\"").num(c.assoc);
+        w.raw("\" line-size=\"").num(c.line_size);
+        w.raw("\" sets=\"").num(c.sets);
+        w.raw("\" replacement=\"").esc(c.replacement);
+        w.raw("\" write-policy=\"").esc(c.write_policy);
+        w.raw("\" inclusion=\"").esc(c.inclusion);
+        w.raw("\" latency=\"").num(c.latency).raw("\"/>\n");
+    }
+    w.raw("  </machine>\n");
+
+    w.raw("  <events>");
+    for (size_t i = 0; i < d.events.size(); ++i) {
+        if (i) w.raw(" ");
+        w.esc(d.events[i]);
+    }
+    w.raw("</events>\n");
+
+    w.raw("  <totals>\n    <costs>").costs(d.totals).raw("</costs>\n");
+    for (const CacheStats& s : d.cache_stats) {
+        w.raw("    <cache-stats name=\"").esc(s.name);
+        w.raw("\" fetch-refs=\"").num(s.refs[kFetch]);
+        w.raw("\" fetch-misses=\"").num(s.misses[kFetch]);
+        w.raw("\" read-refs=\"").num(s.refs[kRead]);
+        w.raw("\" read-misses=\"").num(s.misses[kRead]);
+        w.raw("\" write-refs=\"").num(s.refs[kWrite]);
+        w.raw("\" write-misses=\"").num(s.misses[kWrite]);
+        w.raw("\" writeback-refs=\"").num(s.refs[kWriteback]);
+        w.raw("\" writeback-misses=\"").num(s.misses[kWriteback]);
+        w.raw("\" evictions=\"").num(s.evictions);
+        w.raw("\" writebacks=\"").num(s.writebacks);
+        w.raw("\" back-invalidations=\"").num(s.back_invalidations);
+        w.raw("\" victims-in=\"").num(s.victims_in).raw("\"/>\n");
+    }
+    w.raw("    <memory reads=\"").num(d.memory_reads);
+    w.raw("\" writes=\"").num(d.memory_writes).raw("\"/>\n");
+    w.raw("  </totals>\n");
+
+    w.raw("  <program>\n");
+    for (const File& f : d.files) {
+        w.raw("    <file path=\"").esc(f.path).raw("\">\n");
+        for (const Region& g : f.regions) {
+            w.raw("      <region type=\"").esc(g.type);
+            w.raw("\" name=\"").esc(g.name);
+            w.raw("\" first-line=\"").num(g.first_line);
+            w.raw("\" last-line=\"").num(g.last_line).raw("\">\n");
+            w.raw("        <costs>").costs(g.costs).raw("</costs>\n");
+            for (const Line& l : g.lines) {
+                w.raw("        <line number=\"").num(l.number).raw("\">");
+                w.costs(l.costs).raw("</line>\n");
+            }
+            w.raw("      </region>\n");
+        }
+        w.raw("    </file>\n");
+    }
+    w.raw("  </program>\n</ompsim-profile>\n");
+    return std::move(w.out);
+}
+
+bool save_file(const std::string& path, const Document& doc, std::string& error) {
+    std::string text = to_xml(doc);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) {
+        error = path + ": cannot write: " + std::strerror(errno);
+        return false;
+    }
+    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    int saved = errno;
+    if (std::fflush(f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (std::fclose(f) != 0 && ok) {
+        ok = false;
+        saved = errno;
+    }
+    if (!ok) {
+        error = path + ": cannot write: " + std::strerror(saved);
+        return false;
+    }
+    return true;
+}
+
+// ---------------------------------------------------------------- reader
+
+namespace {
+
+using xml::Attribute;
+using xml::Element;
+
+struct Invalid {
+    int line;
+    std::string message;
+};
+
+[[noreturn]] void fail(int line, std::string message) { throw Invalid{line, std::move(message)}; }
+
+std::string tag(const Element& e) { return "<" + e.name + ">"; }
+std::string quoted(const std::string& v) { return "'" + xml::excerpt(v) + "'"; }
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+std::string trim(const std::string& s) {
+    size_t b = 0, e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    while (e > b && is_space(s[e - 1])) --e;
+    return s.substr(b, e - b);
+}
+
+bool all_digits(const std::string& s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (c < '0' || c > '9') return false;
+    return true;
+}
+
+// Decimal digits only; false when above `max`.
+bool to_u64(const std::string& digits, uint64_t max, uint64_t& out) {
+    uint64_t v = 0;
+    for (char c : digits) {
+        uint64_t d = static_cast<uint64_t>(c - '0');
+        if (v > (max - d) / 10) return false;
+        v = v * 10 + d;
+    }
+    out = v;
+    return true;
+}
+
+const Attribute& attr(const Element& e, const char* name) {
+    const Attribute* a = e.attribute(name);
+    if (!a) fail(e.line, tag(e) + ": missing attribute '" + name + "'");
+    return *a;
+}
+
+const std::string& str(const Element& e, const char* name) { return attr(e, name).value; }
+
+uint64_t unsigned_attr(const Element& e, const char* name, uint64_t max) {
+    const Attribute& a = attr(e, name);
+    std::string t = trim(a.value);
+    if (!all_digits(t))
+        fail(a.line, tag(e) + ": attribute '" + name + "' is not a number: " + quoted(a.value));
+    uint64_t v;
+    if (!to_u64(t, max, v))
+        fail(a.line, tag(e) + ": attribute '" + name + "' is too large (at most " +
+                         std::to_string(max) + "): " + quoted(a.value));
+    return v;
+}
+
+uint64_t u64(const Element& e, const char* name) { return unsigned_attr(e, name, UINT64_MAX); }
+uint32_t u32(const Element& e, const char* name) {
+    return static_cast<uint32_t>(unsigned_attr(e, name, UINT32_MAX));
+}
+int nonneg_int(const Element& e, const char* name) {
+    return static_cast<int>(unsigned_attr(e, name, INT_MAX));
+}
+
+int signed_int(const Element& e, const char* name) {
+    const Attribute& a = attr(e, name);
+    std::string t = trim(a.value);
+    bool negative = !t.empty() && t[0] == '-';
+    std::string digits = negative ? t.substr(1) : t;
+    if (!all_digits(digits))
+        fail(a.line, tag(e) + ": attribute '" + name + "' is not a number: " + quoted(a.value));
+    uint64_t v;
+    uint64_t max = negative ? static_cast<uint64_t>(INT_MAX) + 1 : static_cast<uint64_t>(INT_MAX);
+    if (!to_u64(digits, max, v))
+        fail(a.line, tag(e) + ": attribute '" + name +
+                         "' is out of range (-2147483648 to 2147483647): " + quoted(a.value));
+    return negative ? static_cast<int>(-static_cast<int64_t>(v)) : static_cast<int>(v);
+}
+
+bool boolean(const Element& e, const char* name) {
+    const Attribute& a = attr(e, name);
+    std::string t = trim(a.value);
+    if (t == "true") return true;
+    if (t == "false") return false;
+    fail(a.line, tag(e) + ": attribute '" + name + "' is not true or false: " + quoted(a.value));
+}
+
+std::string one_of(const Element& e, const char* name, std::initializer_list<const char*> values) {
+    const Attribute& a = attr(e, name);
+    std::string t = trim(a.value);
+    std::string list;
+    for (const char* v : values) {
+        if (t == v) return t;
+        list += list.empty() ? "" : ", ";
+        list += v;
+    }
+    fail(a.line, tag(e) + ": attribute '" + name + "' is not one of " + list + ": " + quoted(a.value));
+}
+
+// "1.00": digits, a point, two digits.
+std::string cpi_attr(const Element& e) {
+    const Attribute& a = attr(e, "cpi");
+    std::string t = trim(a.value);
+    size_t dot = t.find('.');
+    if (dot == std::string::npos || dot == 0 || dot + 3 != t.size() || !all_digits(t.substr(0, dot)) ||
+        !all_digits(t.substr(dot + 1)))
+        fail(a.line, tag(e) + ": attribute 'cpi' is not a number with two decimals: " + quoted(a.value));
+    return t;
+}
+
+// Elements that hold other elements: text other than white space is an error.
+void container(const Element& e) {
+    std::string t = trim(e.text);
+    if (!t.empty()) fail(e.line, tag(e) + ": unexpected text " + quoted(t));
+}
+
+// Elements that hold only text.
+void leaf(const Element& e) {
+    if (!e.children.empty())
+        fail(e.children[0].line, tag(e) + ": unexpected element " + tag(e.children[0]) + " inside");
+}
+
+// The single child `name` of `parent`.
+const Element& one(const Element& parent, const char* name) {
+    const Element* found = nullptr;
+    for (const Element& c : parent.children) {
+        if (c.name != name) continue;
+        if (found)
+            fail(c.line, tag(parent) + ": more than one <" + name + "> (the first is at line " +
+                             std::to_string(found->line) + ")");
+        found = &c;
+    }
+    if (!found) fail(parent.line, tag(parent) + ": missing element <" + name + ">");
+    return *found;
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::vector<std::string> out;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && is_space(text[i])) ++i;
+        size_t b = i;
+        while (i < text.size() && !is_space(text[i])) ++i;
+        if (i > b) out.push_back(text.substr(b, i - b));
+    }
+    return out;
+}
+
+bool known_event(const std::string& n) {
+    if (n == "Ir" || n == "Dr" || n == "Dw" || n == "Cycles") return true;
+    if (n.size() != 4) return false;
+    bool level = (n[1] >= '1' && n[1] <= '4') || n[1] == 'L';
+    return level && ((n[0] == 'I' && n.compare(2, 2, "mr") == 0) ||
+                     (n[0] == 'D' && (n.compare(2, 2, "mr") == 0 || n.compare(2, 2, "mw") == 0)));
+}
+
+std::vector<uint64_t> cost_vector(const Element& e, const std::vector<std::string>& events) {
+    leaf(e);
+    std::vector<uint64_t> v;
+    v.reserve(events.size());
+    const std::string& t = e.text;
+    size_t i = 0;
+    for (;;) {
+        while (i < t.size() && is_space(t[i])) ++i;
+        if (i == t.size()) break;
+        size_t b = i;
+        while (i < t.size() && !is_space(t[i])) ++i;
+        uint64_t x = 0;
+        const char* first = t.data() + b;
+        const char* last = t.data() + i;
+        auto r = std::from_chars(first, last, x);
+        if (r.ptr != last || r.ec != std::errc() || *first < '0' || *first > '9') {
+            size_t n = v.size();
+            std::string which = tag(e) + ": value " + std::to_string(n + 1);
+            if (n < events.size()) which += " (" + events[n] + ")";
+            std::string word(first, last);
+            if (!all_digits(word)) fail(e.line, which + " is not a number: " + quoted(word));
+            fail(e.line, which + " is too large (at most 18446744073709551615): " + quoted(word));
+        }
+        v.push_back(x);
+    }
+    if (v.size() != events.size())
+        fail(e.line, tag(e) + ": " + std::to_string(v.size()) + " values for " +
+                         std::to_string(events.size()) + " events");
+    return v;
+}
+
+// sum += v, false on overflow.
+bool add_to(std::vector<uint64_t>& sum, const std::vector<uint64_t>& v, size_t& overflowed) {
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (sum[i] > UINT64_MAX - v[i]) {
+            overflowed = i;
+            return false;
+        }
+        sum[i] += v[i];
+    }
+    return true;
+}
+
+void read_run(const Element& e, Run& r) {
+    container(e);
+    r.complete = boolean(e, "complete");
+    r.termination = one_of(e, "termination", {"exit", "signal", "dump"});
+    r.exit_status = signed_int(e, "exit-status");
+    r.signal = nonneg_int(e, "signal");
+    r.label = str(e, "label");
+    r.dump = u64(e, "dump");
+    r.deterministic = boolean(e, "deterministic");
+    const Element& cmd = one(e, "command");
+    container(cmd);
+    r.exe = str(cmd, "exe");
+    for (const Element& a : cmd.children) {
+        if (a.name != "arg") continue;
+        leaf(a);
+        r.args.push_back(a.text);
+    }
+}
+
+void read_machine(const Element& e, Machine& m) {
+    container(e);
+    m.name = str(e, "name");
+    m.model = one_of(e, "model", {"hierarchy", "cachegrind"});
+    m.levels = nonneg_int(e, "levels");
+    m.split_l1 = boolean(e, "split-l1");
+    m.icache = boolean(e, "icache");
+    m.random_seed = u64(e, "random-seed");
+    m.cpi = cpi_attr(e);
+    m.memory_latency = u32(e, "memory-latency");
+    std::vector<int> lines;
+    for (const Element& c : e.children) {
+        if (c.name != "cache") continue;
+        Cache k;
+        k.name = one_of(c, "name", {"I1", "D1", "L1", "L2", "L3", "L4", "LL"});
+        for (size_t i = 0; i < m.caches.size(); ++i)
+            if (m.caches[i].name == k.name)
+                fail(c.line, "<cache>: a second cache named '" + k.name + "' (the first is at line " +
+                                 std::to_string(lines[i]) + ")");
+        k.level = nonneg_int(c, "level");
+        k.side = one_of(c, "side", {"instruction", "data", "unified"});
+        k.size = u64(c, "size");
+        k.assoc = u32(c, "assoc");
+        k.line_size = u32(c, "line-size");
+        k.sets = u64(c, "sets");
+        k.replacement = one_of(c, "replacement", {"lru", "fifo", "plru", "random"});
+        k.write_policy = one_of(c, "write-policy", {"write-back", "write-through"});
+        k.inclusion = one_of(c, "inclusion", {"non-inclusive", "inclusive", "exclusive"});
+        k.latency = u32(c, "latency");
+        m.caches.push_back(std::move(k));
+        lines.push_back(c.line);
+    }
+    if (m.caches.empty()) fail(e.line, "<machine>: no <cache> element");
+}
+
+void read_events(const Element& e, std::vector<std::string>& events) {
+    leaf(e);
+    events = words(e.text);
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (!known_event(events[i])) fail(e.line, "<events>: unknown event " + quoted(events[i]));
+        for (size_t j = 0; j < i; ++j)
+            if (events[j] == events[i]) fail(e.line, "<events>: event '" + events[i] + "' is listed twice");
+    }
+}
+
+void read_totals(const Element& e, Document& d) {
+    container(e);
+    d.totals = cost_vector(one(e, "costs"), d.events);
+    std::vector<const Element*> stats;
+    for (const Element& c : e.children) {
+        if (c.name != "cache-stats") continue;
+        CacheStats s;
+        s.name = str(c, "name");
+        static const char* const refs[4] = {"fetch-refs", "read-refs", "write-refs", "writeback-refs"};
+        static const char* const misses[4] = {"fetch-misses", "read-misses", "write-misses",
+                                              "writeback-misses"};
+        for (int k = 0; k < 4; ++k) {
+            s.refs[k] = u64(c, refs[k]);
+            s.misses[k] = u64(c, misses[k]);
+        }
+        s.evictions = u64(c, "evictions");
+        s.writebacks = u64(c, "writebacks");
+        s.back_invalidations = u64(c, "back-invalidations");
+        s.victims_in = u64(c, "victims-in");
+        d.cache_stats.push_back(std::move(s));
+        stats.push_back(&c);
+    }
+    const std::vector<Cache>& caches = d.machine.caches;
+    for (size_t i = 0; i < stats.size() && i < caches.size(); ++i)
+        if (d.cache_stats[i].name != caches[i].name)
+            fail(stats[i]->line, "<cache-stats>: name " + quoted(d.cache_stats[i].name) +
+                                     " where <machine> has cache '" + caches[i].name +
+                                     "' (one per cache, in <machine> order)");
+    if (stats.size() != caches.size())
+        fail(stats.size() > caches.size() ? stats[caches.size()]->line : e.line,
+             "<totals>: " + std::to_string(stats.size()) + " <cache-stats> for " +
+                 std::to_string(caches.size()) + " caches in <machine> (one per cache, in <machine> order)");
+    const Element& mem = one(e, "memory");
+    d.memory_reads = u64(mem, "reads");
+    d.memory_writes = u64(mem, "writes");
+}
+
+void read_program(const Element& e, Document& d, std::vector<uint64_t>& sum) {
+    container(e);
+    const std::vector<std::string>& ev = d.events;
+    for (const Element& fe : e.children) {
+        if (fe.name != "file") continue;
+        container(fe);
+        File f;
+        f.path = str(fe, "path");
+        for (const Element& re : fe.children) {
+            if (re.name != "region") continue;
+            Region r;
+            r.type = str(re, "type");
+            // Regions of other types (later versions) are not part of the
+            // function breakdown: skipped, like any unknown element.
+            if (r.type != "function") continue;
+            container(re);
+            r.name = str(re, "name");
+            r.first_line = u32(re, "first-line");
+            r.last_line = u32(re, "last-line");
+            const Element& ce = one(re, "costs");
+            r.costs = cost_vector(ce, ev);
+            std::vector<uint64_t> lines_sum(ev.size(), 0);
+            size_t bad = 0;
+            std::string what = "<region name=\"" + xml::excerpt(r.name, 60) + "\">";
+            for (const Element& le : re.children) {
+                if (le.name != "line") continue;
+                Line l;
+                l.number = u32(le, "number");
+                l.costs = cost_vector(le, ev);
+                if (!add_to(lines_sum, l.costs, bad))
+                    fail(le.line, what + ": the " + ev[bad] + " costs of its lines overflow a 64-bit sum");
+                r.lines.push_back(std::move(l));
+            }
+            for (size_t i = 0; i < ev.size(); ++i)
+                if (lines_sum[i] != r.costs[i])
+                    fail(ce.line, what + ": <costs> do not equal the sum of its lines (" + ev[i] + " is " +
+                                      std::to_string(r.costs[i]) + ", the lines add up to " +
+                                      std::to_string(lines_sum[i]) + ")");
+            if (!add_to(sum, r.costs, bad))
+                fail(ce.line, "<program>: the " + ev[bad] + " costs of the regions overflow a 64-bit sum");
+            f.regions.push_back(std::move(r));
+        }
+        d.files.push_back(std::move(f));
+    }
+}
+
+void read_document(const Element& root, Document& d) {
+    if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
+
+    const Attribute& v = attr(root, "format-version");
+    std::string vt = trim(v.value);
+    if (!all_digits(vt))
+        fail(v.line, "<ompsim-profile>: attribute 'format-version' is not a number: " + quoted(v.value));
+    uint64_t version = 0;
+    if (!to_u64(vt, INT_MAX, version) || version > static_cast<uint64_t>(kFormatVersion)) {
+        size_t nz = vt.find_first_not_of('0');
+        fail(v.line, "format version " + xml::excerpt(vt.substr(nz)) +
+                         " is newer than this ompsim-report understands (" +
+                         std::to_string(kFormatVersion) + "); upgrade ompsim");
+    }
+    if (version < 1) fail(v.line, "format version 0 is not valid (the first version is 1)");
+    d.format_version = static_cast<int>(version);
+
+    const Attribute& tool = attr(root, "tool");
+    if (tool.value != "ompsim") fail(tool.line, "not an ompsim profile (tool is " + quoted(tool.value) + ")");
+    d.tool_version = str(root, "tool-version");
+    container(root);
+
+    const Element& run = one(root, "run");
+    const Element& machine = one(root, "machine");
+    const Element& events = one(root, "events");
+    const Element& totals = one(root, "totals");
+    const Element& program = one(root, "program");
+    read_run(run, d.run);
+    read_machine(machine, d.machine);
+    read_events(events, d.events);
+    read_totals(totals, d);
+    std::vector<uint64_t> sum(d.events.size(), 0);
+    read_program(program, d, sum);
+    for (size_t i = 0; i < d.events.size(); ++i)
+        if (sum[i] != d.totals[i])
+            fail(one(totals, "costs").line, "<totals>: <costs> do not equal the sum of all regions (" +
+                                                d.events[i] + " is " + std::to_string(d.totals[i]) +
+                                                ", the regions add up to " + std::to_string(sum[i]) + ")");
+}
+
+}  // namespace
+
+bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err) {
+    xml::Element root;
+    xml::Error xe;
+    if (!xml::parse(text, root, xe)) {
+        err = LoadError{name, xe.line, xe.message};
+        return false;
+    }
+    try {
+        Document d;
+        read_document(root, d);
+        doc = std::move(d);
+        return true;
+    } catch (const Invalid& e) {
+        err = LoadError{name, e.line, e.message};
+        return false;
+    }
+}
+
+bool load_file(const std::string& path, Document& doc, LoadError& err) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+        err = LoadError{path, 0, std::string("cannot open: ") + std::strerror(errno)};
+        return false;
+    }
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+    if (std::ferror(f)) {
+        int saved = errno;
+        std::fclose(f);
+        err = LoadError{path, 0, std::string("cannot read: ") + std::strerror(saved)};
+        return false;
+    }
+    std::fclose(f);
+    return load_text(text, path, doc, err);
+}
+
+}  // namespace sir
+}  // namespace ompsim

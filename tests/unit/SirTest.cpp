@@ -1,0 +1,905 @@
+// The profile document of sir/Document.h: the canonical text (byte-exact
+// round trip of tests/sir/minimal.xml), reading any XML layout, escaping,
+// every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
+// in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
+// xmllint, skipped when it is not installed). The reader parses with
+// TinyXML-2, which accepts some XML that is not well-formed; the schema tests
+// check that xmllint rejects it.
+//
+// Fixtures are found under $OMPSIM_SRCDIR (default: the current directory).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "Document.h"
+
+using namespace ompsim::sir;
+
+namespace {
+
+std::string srcdir() {
+    const char* d = std::getenv("OMPSIM_SRCDIR");
+    return d && *d ? d : ".";
+}
+
+std::string src_path(const std::string& rel) { return srcdir() + "/" + rel; }
+
+std::string read_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string fixture() {
+    std::string text = read_bytes(src_path("tests/sir/minimal.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/minimal.xml not found under " << srcdir()
+                               << " (set OMPSIM_SRCDIR)";
+    return text;
+}
+
+// `text` with the first occurrence of `from` replaced by `to`.
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+    size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << "not in the text: " << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+}
+
+std::string temp_path(const std::string& name) {
+    static int counter = 0;
+    return ::testing::TempDir() + "sirtest." + std::to_string(getpid()) + "." +
+           std::to_string(counter++) + "." + name;
+}
+
+bool write_bytes(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    return bool(out);
+}
+
+Document load_ok(const std::string& text, const std::string& name = "doc.xml") {
+    Document d;
+    LoadError e;
+    EXPECT_TRUE(load_text(text, name, d, e)) << e.to_string();
+    return d;
+}
+
+// The full message of a rejected text, "" if it loads.
+std::string load_error(const std::string& text, const std::string& name = "doc.xml") {
+    Document d;
+    LoadError e;
+    if (load_text(text, name, d, e)) return "";
+    return e.to_string();
+}
+
+void expect_same(const Document& a, const Document& b) {
+    EXPECT_EQ(a.format_version, b.format_version);
+    EXPECT_EQ(a.tool_version, b.tool_version);
+    EXPECT_EQ(a.run.complete, b.run.complete);
+    EXPECT_EQ(a.run.termination, b.run.termination);
+    EXPECT_EQ(a.run.exit_status, b.run.exit_status);
+    EXPECT_EQ(a.run.signal, b.run.signal);
+    EXPECT_EQ(a.run.label, b.run.label);
+    EXPECT_EQ(a.run.dump, b.run.dump);
+    EXPECT_EQ(a.run.deterministic, b.run.deterministic);
+    EXPECT_EQ(a.run.exe, b.run.exe);
+    EXPECT_EQ(a.run.args, b.run.args);
+    const Machine &m = a.machine, &n = b.machine;
+    EXPECT_EQ(m.name, n.name);
+    EXPECT_EQ(m.model, n.model);
+    EXPECT_EQ(m.levels, n.levels);
+    EXPECT_EQ(m.split_l1, n.split_l1);
+    EXPECT_EQ(m.icache, n.icache);
+    EXPECT_EQ(m.random_seed, n.random_seed);
+    EXPECT_EQ(m.cpi, n.cpi);
+    EXPECT_EQ(m.memory_latency, n.memory_latency);
+    ASSERT_EQ(m.caches.size(), n.caches.size());
+    for (size_t i = 0; i < m.caches.size(); ++i) {
+        const Cache &c = m.caches[i], &k = n.caches[i];
+        EXPECT_EQ(c.name, k.name);
+        EXPECT_EQ(c.level, k.level);
+        EXPECT_EQ(c.side, k.side);
+        EXPECT_EQ(c.size, k.size);
+        EXPECT_EQ(c.assoc, k.assoc);
+        EXPECT_EQ(c.line_size, k.line_size);
+        EXPECT_EQ(c.sets, k.sets);
+        EXPECT_EQ(c.replacement, k.replacement);
+        EXPECT_EQ(c.write_policy, k.write_policy);
+        EXPECT_EQ(c.inclusion, k.inclusion);
+        EXPECT_EQ(c.latency, k.latency);
+    }
+    EXPECT_EQ(a.events, b.events);
+    EXPECT_EQ(a.totals, b.totals);
+    ASSERT_EQ(a.cache_stats.size(), b.cache_stats.size());
+    for (size_t i = 0; i < a.cache_stats.size(); ++i) {
+        const CacheStats &s = a.cache_stats[i], &t = b.cache_stats[i];
+        EXPECT_EQ(s.name, t.name);
+        for (int k = 0; k < 4; ++k) {
+            EXPECT_EQ(s.refs[k], t.refs[k]);
+            EXPECT_EQ(s.misses[k], t.misses[k]);
+        }
+        EXPECT_EQ(s.evictions, t.evictions);
+        EXPECT_EQ(s.writebacks, t.writebacks);
+        EXPECT_EQ(s.back_invalidations, t.back_invalidations);
+        EXPECT_EQ(s.victims_in, t.victims_in);
+    }
+    EXPECT_EQ(a.memory_reads, b.memory_reads);
+    EXPECT_EQ(a.memory_writes, b.memory_writes);
+    ASSERT_EQ(a.files.size(), b.files.size());
+    for (size_t f = 0; f < a.files.size(); ++f) {
+        EXPECT_EQ(a.files[f].path, b.files[f].path);
+        ASSERT_EQ(a.files[f].regions.size(), b.files[f].regions.size());
+        for (size_t r = 0; r < a.files[f].regions.size(); ++r) {
+            const Region &x = a.files[f].regions[r], &y = b.files[f].regions[r];
+            EXPECT_EQ(x.type, y.type);
+            EXPECT_EQ(x.name, y.name);
+            EXPECT_EQ(x.first_line, y.first_line);
+            EXPECT_EQ(x.last_line, y.last_line);
+            EXPECT_EQ(x.costs, y.costs);
+            ASSERT_EQ(x.lines.size(), y.lines.size());
+            for (size_t l = 0; l < x.lines.size(); ++l) {
+                EXPECT_EQ(x.lines[l].number, y.lines[l].number);
+                EXPECT_EQ(x.lines[l].costs, y.lines[l].costs);
+            }
+        }
+    }
+}
+
+Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
+            uint32_t latency) {
+    Cache c;
+    c.name = name;
+    c.level = level;
+    c.side = side;
+    c.size = size;
+    c.assoc = assoc;
+    c.line_size = 64;
+    c.sets = size / 64 / assoc;
+    c.replacement = "lru";
+    c.write_policy = "write-back";
+    c.inclusion = "non-inclusive";
+    c.latency = latency;
+    return c;
+}
+
+Line line(uint32_t number, std::vector<uint64_t> costs) {
+    Line l;
+    l.number = number;
+    l.costs = std::move(costs);
+    return l;
+}
+
+// Region costs = sum of lines, totals = sum of regions.
+void finish(Document& d) {
+    d.totals.assign(d.events.size(), 0);
+    for (File& f : d.files)
+        for (Region& r : f.regions) {
+            r.costs.assign(d.events.size(), 0);
+            for (const Line& l : r.lines)
+                for (size_t i = 0; i < l.costs.size(); ++i) r.costs[i] += l.costs[i];
+            for (size_t i = 0; i < r.costs.size(); ++i) d.totals[i] += r.costs[i];
+        }
+}
+
+// A three-level "desktop" document with several files, regions and lines.
+Document desktop() {
+    Document d;
+    d.tool_version = "0.1.0";
+    d.run.exe = "/usr/bin/app";
+    d.run.args = {"--size=10", "", "two words"};
+    d.machine.name = "desktop";
+    d.machine.model = "hierarchy";
+    d.machine.levels = 3;
+    d.machine.random_seed = 42;
+    d.machine.cpi = "0.75";
+    d.machine.memory_latency = 250;
+    d.machine.caches = {cache("I1", 1, "instruction", 32768, 8, 5), cache("D1", 1, "data", 49152, 12, 5),
+                        cache("L2", 2, "unified", 1310720, 10, 15), cache("L3", 3, "unified", 31457280, 12, 65)};
+    d.machine.caches[3].replacement = "random";
+    d.machine.caches[3].inclusion = "inclusive";
+    d.machine.caches[2].write_policy = "write-through";
+    d.events = {"Ir", "I1mr", "I2mr", "I3mr", "Dr", "D1mr", "D2mr", "D3mr", "Dw", "D1mw", "D2mw", "D3mw", "Cycles"};
+    for (const Cache& c : d.machine.caches) {
+        CacheStats s;
+        s.name = c.name;
+        for (int k = 0; k < 4; ++k) {
+            s.refs[k] = 1000 + 10 * k + c.level;
+            s.misses[k] = 100 + k;
+        }
+        s.evictions = 7;
+        s.writebacks = 3;
+        s.back_invalidations = 2;
+        s.victims_in = 1;
+        d.cache_stats.push_back(s);
+    }
+    d.memory_reads = 123456789012ULL;
+    d.memory_writes = 98765;
+    File unknown;
+    unknown.path = "???";
+    Region r0;
+    r0.name = "???";
+    r0.lines = {line(0, {5, 1, 1, 1, 2, 0, 0, 0, 1, 0, 0, 0, 300})};
+    unknown.regions = {r0};
+    File src;
+    src.path = "/src/app.cpp";
+    Region a, b;
+    a.name = "compute(int)";
+    a.first_line = 10;
+    a.last_line = 30;
+    a.lines = {line(10, {100, 3, 2, 1, 40, 4, 3, 2, 20, 2, 1, 0, 500}),
+               line(12, {18446744073709551000ULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}),
+               line(30, {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})};
+    b.name = "main";
+    b.first_line = 40;
+    b.last_line = 41;
+    b.lines = {line(40, {7, 1, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 23}), line(41, {1, 0, 0, 0, 0, 0, 0, 0, 3, 1, 1, 1, 251})};
+    src.regions = {a, b};
+    d.files = {unknown, src};
+    finish(d);
+    return d;
+}
+
+// Cachegrind mode, a killed run, no arguments, a file without regions.
+Document cachegrind_killed() {
+    Document d;
+    d.tool_version = "0.1.0";
+    d.run.complete = false;
+    d.run.termination = "signal";
+    d.run.signal = 9;
+    d.run.deterministic = false;
+    d.run.exe = "./a.out";
+    d.machine.name = "cachegrind";
+    d.machine.model = "cachegrind";
+    d.machine.levels = 2;
+    d.machine.cpi = "1.00";
+    d.machine.memory_latency = 100;
+    d.machine.caches = {cache("I1", 1, "instruction", 32768, 8, 0), cache("D1", 1, "data", 32768, 8, 0),
+                        cache("LL", 2, "unified", 8388608, 16, 0)};
+    d.events = {"Ir", "I1mr", "ILmr", "Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw", "Cycles"};
+    for (const Cache& c : d.machine.caches) {
+        CacheStats s;
+        s.name = c.name;
+        d.cache_stats.push_back(s);
+    }
+    File empty;
+    empty.path = "/src/empty.c";
+    File f;
+    f.path = "/src/b.c";
+    Region r;
+    r.name = "f";
+    r.first_line = 1;
+    r.last_line = 1;
+    r.lines = {line(1, {1, 1, 1, 0, 0, 0, 0, 0, 0, 101})};
+    f.regions = {r};
+    d.files = {empty, f};
+    finish(d);
+    return d;
+}
+
+// Special characters everywhere a string goes.
+Document special_characters() {
+    Document d = desktop();
+    d.tool_version = "0.1.0+\"dev\"";
+    d.run.exe = "/tmp/a&b <c> \"d\"";
+    d.run.args = {"operator<<", "std::map<int, int>", "a\tb", "line\nbreak\x01", "\xC3\xA9\xE6\xBC\xA2\xE5\xAD\x97",
+                  "'single'", " ", "  padded  ", "&amp;"};
+    d.run.label = "say \"hi\" & <bye>";
+    d.machine.name = "my>machine";
+    d.files[1].path = "/src/<templates>&\"x\".h";
+    d.files[1].regions[0].name = "std::map<int, int>::operator[](int const&)";
+    d.files[1].regions[1].name = "operator<<";
+    return d;
+}
+
+// ------------------------------------------------------------------ tests
+
+TEST(Sir, FixtureRoundTripIsByteExact) {
+    std::string text = fixture();
+    Document d = load_ok(text);
+    EXPECT_EQ(to_xml(d), text);
+
+    Document f;
+    LoadError e;
+    ASSERT_TRUE(load_file(src_path("tests/sir/minimal.xml"), f, e)) << e.to_string();
+    EXPECT_EQ(to_xml(f), text);
+}
+
+TEST(Sir, FixtureContents) {
+    Document d = load_ok(fixture());
+    EXPECT_EQ(d.format_version, 1);
+    EXPECT_EQ(d.tool_version, "0.1.0");
+    EXPECT_TRUE(d.run.complete);
+    EXPECT_EQ(d.run.termination, "exit");
+    EXPECT_EQ(d.run.label, "final");
+    EXPECT_EQ(d.run.exe, "/tmp/a.out");
+    EXPECT_EQ(d.run.args, (std::vector<std::string>{"1", "x&y"}));
+    EXPECT_EQ(d.machine.name, "teaching");
+    EXPECT_EQ(d.machine.levels, 2);
+    EXPECT_EQ(d.machine.cpi, "1.00");
+    EXPECT_EQ(d.machine.memory_latency, 100u);
+    ASSERT_EQ(d.machine.caches.size(), 3u);
+    EXPECT_EQ(d.machine.caches[0].side, "instruction");
+    EXPECT_EQ(d.machine.caches[2].name, "L2");
+    EXPECT_EQ(d.machine.caches[2].sets, 128u);
+    EXPECT_EQ(d.machine.caches[2].latency, 12u);
+    ASSERT_EQ(d.events.size(), 10u);
+    EXPECT_EQ(d.event_index("Ir"), 0);
+    EXPECT_EQ(d.event_index("Cycles"), 9);
+    EXPECT_EQ(d.event_index("D3mr"), -1);
+    EXPECT_EQ(d.totals, (std::vector<uint64_t>{30, 2, 1, 10, 3, 2, 5, 1, 1, 282}));
+    ASSERT_EQ(d.cache_stats.size(), 3u);
+    EXPECT_EQ(d.cache_stats[1].refs[kRead], 10u);
+    EXPECT_EQ(d.cache_stats[1].misses[kWrite], 1u);
+    EXPECT_EQ(d.cache_stats[2].refs[kFetch], 2u);
+    EXPECT_EQ(d.memory_reads, 4u);
+    ASSERT_EQ(d.files.size(), 1u);
+    EXPECT_EQ(d.files[0].path, "/src/a.c");
+    ASSERT_EQ(d.files[0].regions.size(), 1u);
+    const Region& r = d.files[0].regions[0];
+    EXPECT_EQ(r.type, "function");
+    EXPECT_EQ(r.name, "main");
+    EXPECT_EQ(r.first_line, 3u);
+    EXPECT_EQ(r.last_line, 7u);
+    ASSERT_EQ(r.lines.size(), 2u);
+    EXPECT_EQ(r.lines[1].number, 7u);
+    EXPECT_EQ(r.lines[1].costs, (std::vector<uint64_t>{20, 1, 0, 10, 3, 2, 0, 0, 0, 20}));
+}
+
+TEST(Sir, DocumentToXmlToDocument) {
+    for (const Document& d : {desktop(), cachegrind_killed()}) {
+        std::string text = to_xml(d);
+        Document back = load_ok(text);
+        expect_same(d, back);
+        EXPECT_EQ(to_xml(back), text);
+    }
+}
+
+TEST(Sir, CanonicalLayoutOfEmptyParts) {
+    Document d;
+    d.tool_version = "0.1.0";
+    d.run.exe = "x";
+    d.machine.name = "m";
+    d.machine.model = "hierarchy";
+    d.machine.levels = 1;
+    d.machine.split_l1 = false;
+    d.machine.icache = false;
+    d.machine.cpi = "0.00";
+    d.machine.caches = {cache("L1", 1, "unified", 1024, 1, 1)};
+    d.cache_stats.resize(1);
+    d.cache_stats[0].name = "L1";
+    File f;
+    f.path = "";
+    d.files = {f};
+    const std::string expected =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<ompsim-profile format-version=\"1\" tool=\"ompsim\" tool-version=\"0.1.0\">\n"
+        "  <run complete=\"true\" termination=\"exit\" exit-status=\"0\" signal=\"0\" label=\"final\" dump=\"0\" "
+        "deterministic=\"true\">\n"
+        "    <command exe=\"x\"></command>\n"
+        "  </run>\n"
+        "  <machine name=\"m\" model=\"hierarchy\" levels=\"1\" split-l1=\"false\" icache=\"false\" "
+        "random-seed=\"0\" cpi=\"0.00\" memory-latency=\"0\">\n"
+        "    <cache name=\"L1\" level=\"1\" side=\"unified\" size=\"1024\" assoc=\"1\" line-size=\"64\" sets=\"16\" "
+        "replacement=\"lru\" write-policy=\"write-back\" inclusion=\"non-inclusive\" latency=\"1\"/>\n"
+        "  </machine>\n"
+        "  <events></events>\n"
+        "  <totals>\n"
+        "    <costs></costs>\n"
+        "    <cache-stats name=\"L1\" fetch-refs=\"0\" fetch-misses=\"0\" read-refs=\"0\" read-misses=\"0\" "
+        "write-refs=\"0\" write-misses=\"0\" writeback-refs=\"0\" writeback-misses=\"0\" evictions=\"0\" "
+        "writebacks=\"0\" back-invalidations=\"0\" victims-in=\"0\"/>\n"
+        "    <memory reads=\"0\" writes=\"0\"/>\n"
+        "  </totals>\n"
+        "  <program>\n"
+        "    <file path=\"\">\n"
+        "    </file>\n"
+        "  </program>\n"
+        "</ompsim-profile>\n";
+    EXPECT_EQ(to_xml(d), expected);
+    Document back = load_ok(expected);
+    expect_same(d, back);
+
+    d.files.clear();
+    EXPECT_NE(to_xml(d).find("  <program>\n  </program>\n</ompsim-profile>\n"), std::string::npos);
+}
+
+TEST(Sir, EscapingOfSpecialCharacters) {
+    Document d = special_characters();
+    std::string text = to_xml(d);
+    auto has = [&](const std::string& s) { EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text; };
+    has("tool-version=\"0.1.0+&quot;dev&quot;\"");
+    has("label=\"say &quot;hi&quot; &amp; &lt;bye&gt;\"");
+    has("<command exe=\"/tmp/a&amp;b &lt;c&gt; &quot;d&quot;\"><arg>operator&lt;&lt;</arg>"
+        "<arg>std::map&lt;int, int&gt;</arg><arg>a\tb</arg><arg>line?break?</arg>"
+        "<arg>\xC3\xA9\xE6\xBC\xA2\xE5\xAD\x97</arg><arg>'single'</arg><arg> </arg><arg>  padded  </arg>"
+        "<arg>&amp;amp;</arg></command>\n");
+    has("<machine name=\"my&gt;machine\"");
+    has("<file path=\"/src/&lt;templates&gt;&amp;&quot;x&quot;.h\">");
+    has("<region type=\"function\" name=\"std::map&lt;int, int&gt;::operator[](int const&amp;)\"");
+    has("<region type=\"function\" name=\"operator&lt;&lt;\"");
+
+    // Read back: the same strings, except the control characters the writer
+    // replaced by '?'.
+    Document back = load_ok(text);
+    Document expected = d;
+    expected.run.args[3] = "line?break?";
+    expect_same(expected, back);
+    EXPECT_EQ(to_xml(back), text);
+}
+
+TEST(Sir, WhiteSpaceInTextIsKept) {
+    Document d = desktop();
+    d.run.args = {"", " ", "\t", "  x  ", "a  b"};
+    Document back = load_ok(to_xml(d));
+    EXPECT_EQ(back.run.args, d.run.args);
+
+    // TinyXML-2 9 drops text made only of white space; the reader keeps it
+    // (XmlTree.cpp), without touching CDATA or moving line numbers.
+    std::string blank = replace(fixture(), "<arg>1</arg>",
+                                "<arg> </arg><arg>\t\r\n</arg><arg><![CDATA[a> </b]]></arg>"
+                                "<arg><!-- c --> </arg><arg><![CDATA[x]]> </arg>");
+    EXPECT_EQ(load_ok(blank).run.args, (std::vector<std::string>{" ", "\t\n", "a> </b", " ", "x ", "x&y"}));
+    EXPECT_EQ(load_error(replace(blank, "cpi=\"1.00\"", "cpi=\"1.5\"")),
+              "doc.xml:7: <machine>: attribute 'cpi' is not a number with two decimals: '1.5'");
+}
+
+TEST(Sir, ExtremeValues) {
+    Document d = cachegrind_killed();
+    d.run.exit_status = -1;
+    d.run.signal = 2147483647;
+    d.run.dump = UINT64_MAX;
+    d.machine.random_seed = UINT64_MAX;
+    d.machine.memory_latency = UINT32_MAX;
+    d.machine.caches[2].size = UINT64_MAX;
+    d.machine.caches[2].assoc = UINT32_MAX;
+    d.cache_stats[0].victims_in = UINT64_MAX;
+    d.memory_writes = UINT64_MAX;
+    d.files[1].regions[0].lines[0].number = UINT32_MAX;
+    d.files[1].regions[0].last_line = UINT32_MAX;
+    d.files[1].regions[0].lines[0].costs[0] = UINT64_MAX;
+    finish(d);
+    std::string text = to_xml(d);
+    EXPECT_NE(text.find("exit-status=\"-1\""), std::string::npos);
+    EXPECT_NE(text.find("<line number=\"4294967295\">18446744073709551615 "), std::string::npos);
+    expect_same(d, load_ok(text));
+}
+
+// Any XML layout of the same content reads the same: other white space and
+// quotes, CRLF line ends, comments, processing instructions (TinyXML-2 takes
+// them only before everything but the XML declaration), a DOCTYPE, a
+// byte order mark, CDATA, character references, elements in another order,
+// unknown elements and attributes (skipped), regions of other types
+// (skipped, not part of the totals).
+TEST(Sir, AnyLayoutIsAccepted) {
+    std::string text =
+        "\xEF\xBB\xBF<?xml version='1.0' encoding='utf-8' standalone='yes'?>\r\n"
+        "<?some-tool hint?>\r\n"
+        "<!DOCTYPE ompsim-profile>\r\n"
+        "<!-- written by hand -->\r\n"
+        "<ompsim-profile tool-version = '0.1.0' format-version=' 1 ' tool=\"ompsim\" future=\"yes\">\r\n"
+        "<machine\r\n"
+        "   name='teaching' model='hierarchy'\r\n"
+        "   levels='2' split-l1='true' icache='true' random-seed='1' cpi='1.00' memory-latency='100'>\r\n"
+        "<cache name='I1' level='1' side='instruction' size='4096' assoc='2' line-size='64' sets='32'"
+        " replacement='lru' write-policy='write-back' inclusion='non-inclusive' latency='4'/>\r\n"
+        "<future-cache-info/>\r\n"
+        "<cache name='D1' level='1' side='data' size='4096' assoc='2' line-size='64' sets='32'"
+        " replacement='lru' write-policy='write-back' inclusion='non-inclusive' latency='4'></cache>\r\n"
+        "<cache latency='12' name='L2' level='2' side='unified' size='65536' assoc='8' line-size='64' sets='128'"
+        " replacement='lru' write-policy='write-back' inclusion='non-inclusive' colour='red'/>\r\n"
+        "</machine>\r\n"
+        "<run complete='true' termination='exit' exit-status='0' signal='0' label='final' dump='0'"
+        " deterministic=' true '>\r\n"
+        "  <command exe='/tmp/a.out'>\r\n"
+        "    <arg><![CDATA[1]]></arg>\r\n"
+        "    <!-- an argument with an ampersand -->\r\n"
+        "    <arg>&#120;&amp;&#x79;</arg>\r\n"
+        "  </command>\r\n"
+        "  <environment size=\"12\"><var>X=1</var></environment>\r\n"
+        "</run>\r\n"
+        "<events>\r\n  Ir I1mr I2mr\r\n  Dr D1mr D2mr\r\n  Dw D1mw D2mw\r\n  Cycles\r\n</events>\r\n"
+        "<totals>\r\n"
+        "<costs> 30 2 1 10 3 2 5 1 1 282 </costs>\r\n"
+        "<cache-stats name='I1' fetch-refs='30' fetch-misses='2' read-refs='0' read-misses='0' write-refs='0'"
+        " write-misses='0' writeback-refs='0' writeback-misses='0' evictions='0' writebacks='0'"
+        " back-invalidations='0' victims-in='0'/>\r\n"
+        "<memory writes='0' reads='4'/>\r\n"
+        "<cache-stats name='D1' fetch-refs='0' fetch-misses='0' read-refs='10' read-misses='3' write-refs='5'"
+        " write-misses='1' writeback-refs='0' writeback-misses='0' evictions='0' writebacks='0'"
+        " back-invalidations='0' victims-in='0'/>\r\n"
+        "<cache-stats name='L2' fetch-refs='2' fetch-misses='1' read-refs='3' read-misses='2' write-refs='1'"
+        " write-misses='1' writeback-refs='0' writeback-misses='0' evictions='0' writebacks='0'"
+        " back-invalidations='0' victims-in='0'/>\r\n"
+        "</totals>\r\n"
+        "<program><file path='/src/a.c'><region type='function' name='main' first-line='3' last-line='7'>"
+        "<line number='3'>10\n1\t1 0 0 0 5 1 1 262</line>"
+        "<costs>30 2 1 10 3 2 5 1 1 282</costs>"
+        "<loop-info depth='1'/>"
+        "<line number='7'>20 1 0 10 3 2 0 0 0 20</line>"
+        "</region>"
+        "<region type='loop' name='main:5' first-line='5' last-line='6' whatever='1'>"
+        "<costs>1 2 3</costs></region>"
+        "</file></program>\r\n"
+        "<data-structures><array name='a' size='10'/></data-structures>\r\n"
+        "</ompsim-profile>\r\n"
+        "<!-- trailing comment -->\r\n";
+    Document d = load_ok(text);
+    EXPECT_EQ(to_xml(d), fixture());
+}
+
+TEST(Sir, LoadErrorToString) {
+    LoadError e{"p.xml", 12, "<run>: missing attribute 'label'"};
+    EXPECT_EQ(e.to_string(), "p.xml:12: <run>: missing attribute 'label'");
+    e.line = 0;
+    e.message = "empty file";
+    EXPECT_EQ(e.to_string(), "p.xml: empty file");
+}
+
+TEST(Sir, LoadFileThatDoesNotExist) {
+    Document d;
+    LoadError e;
+    std::string path = temp_path("missing.xml");
+    EXPECT_FALSE(load_file(path, d, e));
+    EXPECT_EQ(e.file, path);
+    EXPECT_EQ(e.line, 0);
+    EXPECT_EQ(e.to_string(), path + ": cannot open: No such file or directory");
+}
+
+TEST(Sir, SaveFileAndLoadFile) {
+    Document d = desktop();
+    std::string path = temp_path("saved.xml");
+    std::string error;
+    ASSERT_TRUE(save_file(path, d, error)) << error;
+    EXPECT_EQ(read_bytes(path), to_xml(d));
+    Document back;
+    LoadError e;
+    ASSERT_TRUE(load_file(path, back, e)) << e.to_string();
+    expect_same(d, back);
+    std::remove(path.c_str());
+}
+
+TEST(Sir, SaveFileReportsErrors) {
+    std::string path = temp_path("no-such-dir") + "/x.xml";
+    std::string error;
+    EXPECT_FALSE(save_file(path, desktop(), error));
+    EXPECT_EQ(error, path + ": cannot write: No such file or directory");
+}
+
+TEST(Sir, FailedLoadLeavesTheDocumentAlone) {
+    Document d = desktop();
+    std::string before = to_xml(d);
+    LoadError e;
+    EXPECT_FALSE(load_text(replace(fixture(), "<memory reads=\"4\"", "<memory reads=\"four\""), "x", d, e));
+    EXPECT_EQ(to_xml(d), before);
+}
+
+// ------------------------------------------------------------- bad input
+
+struct BadFile {
+    const char* name;
+    int line;  // 0: no line in the message
+    const char* message;
+    bool schema_invalid;  // xmllint rejects it too (otherwise only the reader's checks catch it)
+};
+
+const std::vector<BadFile>& bad_files() {
+    static const std::vector<BadFile> files = {
+        {"bad-boolean.xml", 3, "<run>: attribute 'complete' is not true or false: 'yes'", true},
+        {"bad-enum.xml", 9, "<cache>: attribute 'replacement' is not one of lru, fifo, plru, random: 'lfu'", true},
+        {"cache-stats-order.xml", 14,
+         "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
+        {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
+        {"empty.xml", 0, "empty file", true},
+        {"foreign-root.xml", 0, "not an ompsim profile (root element is <svg>)", true},
+        {"future-version.xml", 2,
+         "format version 2 is newer than this ompsim-report understands (1); upgrade ompsim", true},
+        {"mismatched-tag.xml", 21,
+         "XML error: the end tag of <region> does not match it (XML_ERROR_MISMATCHED_ELEMENT)", true},
+        {"missing-attribute.xml", 9, "<cache>: missing attribute 'sets'", true},
+        {"missing-element.xml", 2, "<ompsim-profile>: missing element <totals>", true},
+        {"not-a-number.xml", 15, "<cache-stats>: attribute 'read-refs' is not a number: 'x'", true},
+        {"not-xml.xml", 1, "not an XML document (it starts with 'desc: I1 cache:         4096 B...')", true},
+        {"old-version.xml", 2, "format version 0 is not valid (the first version is 1)", true},
+        {"overflow.xml", 17,
+         "<memory>: attribute 'reads' is too large (at most 18446744073709551615): '18446744073709551616'", true},
+        {"region-sum-mismatch.xml", 22,
+         "<region name=\"main\">: <costs> do not equal the sum of its lines (Dr is 10, the lines add up to 9)",
+         false},
+        {"totals-mismatch.xml", 13,
+         "<totals>: <costs> do not equal the sum of all regions (Ir is 31, the regions add up to 30)", false},
+        {"truncated.xml", 23,
+         "XML error: text that no tag follows (XML_ERROR_PARSING_TEXT) (the file may be truncated)", true},
+        {"unknown-event.xml", 11, "<events>: unknown event 'Cycels'", true},
+        {"wrong-cost-count.xml", 24, "<line>: 9 values for 10 events", false},
+        {"wrong-tool.xml", 2, "not an ompsim profile (tool is 'cachegrind')", true},
+    };
+    return files;
+}
+
+TEST(SirBad, EveryBadFileIsListed) {
+    std::set<std::string> on_disk, listed;
+    std::string dir = src_path("tests/sir/bad");
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        if (entry.path().extension() == ".xml") on_disk.insert(entry.path().filename().string());
+    ASSERT_FALSE(ec) << dir << ": " << ec.message();
+    for (const BadFile& b : bad_files()) listed.insert(b.name);
+    EXPECT_EQ(on_disk, listed);
+}
+
+TEST(SirBad, EveryBadFileIsRejected) {
+    for (const BadFile& b : bad_files()) {
+        SCOPED_TRACE(b.name);
+        std::string path = src_path(std::string("tests/sir/bad/") + b.name);
+        Document d;
+        LoadError e;
+        ASSERT_FALSE(load_file(path, d, e));
+        EXPECT_EQ(e.file, path);
+        EXPECT_EQ(e.line, b.line);
+        EXPECT_EQ(e.message, b.message);
+        std::string prefix = b.line ? path + ":" + std::to_string(b.line) + ": " : path + ": ";
+        EXPECT_EQ(e.to_string(), prefix + b.message);
+    }
+}
+
+// Variants of the fixture, one defect each, with the exact message.
+TEST(SirBad, Messages) {
+    const std::string f = fixture();
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        // root and version
+        {replace(f, " format-version=\"1\"", ""), "doc.xml:2: <ompsim-profile>: missing attribute 'format-version'"},
+        {replace(f, "format-version=\"1\"", "format-version=\"one\""),
+         "doc.xml:2: <ompsim-profile>: attribute 'format-version' is not a number: 'one'"},
+        {replace(f, "format-version=\"1\"", "format-version=\"99999999999999999999\""),
+         "doc.xml:2: format version 99999999999999999999 is newer than this ompsim-report understands (1); "
+         "upgrade ompsim"},
+        {replace(f, "format-version=\"1\"", "format-version=\"0002\""),
+         "doc.xml:2: format version 2 is newer than this ompsim-report understands (1); upgrade ompsim"},
+        {replace(f, " tool=\"ompsim\"", ""), "doc.xml:2: <ompsim-profile>: missing attribute 'tool'"},
+        {replace(f, " tool-version=\"0.1.0\"", ""), "doc.xml:2: <ompsim-profile>: missing attribute 'tool-version'"},
+        {replace(f, "  <program>\n", "  stray\n  <program>\n"), "doc.xml:2: <ompsim-profile>: unexpected text 'stray'"},
+        {replace(f, "  </run>\n", "  </run>\n  <run/>\n"),
+         "doc.xml:6: <ompsim-profile>: more than one <run> (the first is at line 3)"},
+        // run
+        {replace(f, "termination=\"exit\"", "termination=\"crash\""),
+         "doc.xml:3: <run>: attribute 'termination' is not one of exit, signal, dump: 'crash'"},
+        {replace(f, "exit-status=\"0\"", "exit-status=\"2147483648\""),
+         "doc.xml:3: <run>: attribute 'exit-status' is out of range (-2147483648 to 2147483647): '2147483648'"},
+        {replace(f, "signal=\"0\"", "signal=\"-1\""), "doc.xml:3: <run>: attribute 'signal' is not a number: '-1'"},
+        {replace(f, "dump=\"0\"", "dump=\"\""), "doc.xml:3: <run>: attribute 'dump' is not a number: ''"},
+        {replace(f, " label=\"final\"", ""), "doc.xml:3: <run>: missing attribute 'label'"},
+        {replace(f, "    <command exe=\"/tmp/a.out\"><arg>1</arg><arg>x&amp;y</arg></command>\n", ""),
+         "doc.xml:3: <run>: missing element <command>"},
+        {replace(f, "<command exe=\"/tmp/a.out\">", "<command>"), "doc.xml:4: <command>: missing attribute 'exe'"},
+        {replace(f, "<arg>1</arg>", "<arg>1<b/></arg>"), "doc.xml:4: <arg>: unexpected element <b> inside"},
+        {replace(f, "<arg>1</arg>", "<arg>1</arg>oops"), "doc.xml:4: <command>: unexpected text 'oops'"},
+        // machine
+        {replace(f, "cpi=\"1.00\"", "cpi=\"1.5\""),
+         "doc.xml:6: <machine>: attribute 'cpi' is not a number with two decimals: '1.5'"},
+        {replace(f, "model=\"hierarchy\"", "model=\"x\""),
+         "doc.xml:6: <machine>: attribute 'model' is not one of hierarchy, cachegrind: 'x'"},
+        {replace(f, "levels=\"2\"", "levels=\"2147483648\""),
+         "doc.xml:6: <machine>: attribute 'levels' is too large (at most 2147483647): '2147483648'"},
+        {replace(f, "memory-latency=\"100\"", "memory-latency=\"4294967296\""),
+         "doc.xml:6: <machine>: attribute 'memory-latency' is too large (at most 4294967295): '4294967296'"},
+        {replace(f, "icache=\"true\"", "icache=\"1\""),
+         "doc.xml:6: <machine>: attribute 'icache' is not true or false: '1'"},
+        {replace(f, "<cache name=\"L2\"", "<cache name=\"D1\""),
+         "doc.xml:9: <cache>: a second cache named 'D1' (the first is at line 8)"},
+        {replace(f, "<cache name=\"L2\"", "<cache name=\"L5\""),
+         "doc.xml:9: <cache>: attribute 'name' is not one of I1, D1, L1, L2, L3, L4, LL: 'L5'"},
+        {replace(f, "side=\"data\"", "side=\"both\""),
+         "doc.xml:8: <cache>: attribute 'side' is not one of instruction, data, unified: 'both'"},
+        {replace(f, "assoc=\"8\"", "assoc=\"-8\""), "doc.xml:9: <cache>: attribute 'assoc' is not a number: '-8'"},
+        {replace(replace(f, "    <cache name=\"I1\"", "<!--"), "latency=\"12\"/>", "-->"),
+         "doc.xml:6: <machine>: no <cache> element"},
+        // events and costs
+        {replace(f, "D2mw Cycles</events>", "D5mw Cycles</events>"), "doc.xml:11: <events>: unknown event 'D5mw'"},
+        {replace(f, "<events>Ir", "<events><e/>Ir"), "doc.xml:11: <events>: unexpected element <e> inside"},
+        {replace(f, "<costs>30 2 1 10", "<costs>30 2 x 10"),
+         "doc.xml:13: <costs>: value 3 (I2mr) is not a number: 'x'"},
+        {replace(f, "<costs>30 2 1 10 3 2 5 1 1 282</costs>\n    <cache", "<costs>30 2 1 10 3 2 5 1 1</costs>\n    <cache"),
+         "doc.xml:13: <costs>: 9 values for 10 events"},
+        {replace(f, "<line number=\"3\">10 ", "<line number=\"3\">18446744073709551616 "),
+         "doc.xml:23: <line>: value 1 (Ir) is too large (at most 18446744073709551615): '18446744073709551616'"},
+        {replace(f, "<line number=\"3\">", "<line number=\"three\">"),
+         "doc.xml:23: <line>: attribute 'number' is not a number: 'three'"},
+        {replace(replace(f, "<line number=\"3\">10 ", "<line number=\"3\">18446744073709551615 "),
+                 "<line number=\"7\">20 ", "<line number=\"7\">1 "),
+         "doc.xml:24: <region name=\"main\">: the Ir costs of its lines overflow a 64-bit sum"},
+        {replace(f, "        <costs>30 2 1 10 3 2 5 1 1 282</costs>\n", ""),
+         "doc.xml:21: <region>: missing element <costs>"},
+        {replace(f, " first-line=\"3\"", ""), "doc.xml:21: <region>: missing attribute 'first-line'"},
+        {replace(f, "<region type=\"function\"", "<region"), "doc.xml:21: <region>: missing attribute 'type'"},
+        // totals
+        {replace(f, "    <cache-stats name=\"L2\"", "    <cache-stats name=\"L3\""),
+         "doc.xml:16: <cache-stats>: name 'L3' where <machine> has cache 'L2' (one per cache, in <machine> order)"},
+        {replace(f, "    <cache-stats name=\"I1\"", "    <cache-stats-old name=\"I1\""),
+         "doc.xml:15: <cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)"},
+        {replace(f, "    <memory reads=\"4\" writes=\"0\"/>\n",
+                 "    <cache-stats name=\"L3\" fetch-refs=\"0\" fetch-misses=\"0\" read-refs=\"0\" read-misses=\"0\" "
+                 "write-refs=\"0\" write-misses=\"0\" writeback-refs=\"0\" writeback-misses=\"0\" evictions=\"0\" "
+                 "writebacks=\"0\" back-invalidations=\"0\" victims-in=\"0\"/>\n"
+                 "    <memory reads=\"4\" writes=\"0\"/>\n"),
+         "doc.xml:17: <totals>: 4 <cache-stats> for 3 caches in <machine> (one per cache, in <machine> order)"},
+        {replace(f, " writebacks=\"0\" back-invalidations", " back-invalidations"),
+         "doc.xml:14: <cache-stats>: missing attribute 'writebacks'"},
+        {replace(f, "    <memory reads=\"4\" writes=\"0\"/>\n", ""), "doc.xml:12: <totals>: missing element <memory>"},
+        {replace(f, "<costs>30 2 1 10 3 2 5 1 1 282</costs>\n    <cache", "<costs>30 2 1 10 3 2 5 1 1 283</costs>\n    <cache"),
+         "doc.xml:13: <totals>: <costs> do not equal the sum of all regions (Cycles is 283, the regions add up to 282)"},
+        // the same region twice: totals no longer match
+        {replace(f, "    </file>\n", "    </file>\n    <file path=\"/src/a.c\">\n      <region type=\"function\" "
+                                     "name=\"main\" first-line=\"3\" last-line=\"3\">\n        <costs>10 1 1 0 0 0 5 1 1 262"
+                                     "</costs>\n        <line number=\"3\">10 1 1 0 0 0 5 1 1 262</line>\n      "
+                                     "</region>\n    </file>\n"),
+         "doc.xml:13: <totals>: <costs> do not equal the sum of all regions (Ir is 30, the regions add up to 40)"},
+        {replace(f, "  <program>\n", "  <program>\n    <file>\n    </file>\n"),
+         "doc.xml:20: <file>: missing attribute 'path'"},
+        // XML well-formedness, as far as TinyXML-2 checks it (SirSchema.NotWellFormed
+        // lists what it lets through)
+        {replace(f, "</ompsim-profile>\n", ""),
+         "doc.xml:2: XML error: unclosed element, or a tag without a valid name (XML_ERROR_PARSING) "
+         "(the file may be truncated)"},
+        {f.substr(0, f.find("sets=\"128\"") + 7),
+         "doc.xml:9: XML error: malformed or repeated attribute in <cache> (XML_ERROR_PARSING_ATTRIBUTE) "
+         "(the file may be truncated)"},
+        {f.substr(0, f.find("<cache name=\"L2\"") + 6),
+         "doc.xml:9: XML error: malformed tag in <cache> (XML_ERROR_PARSING_ELEMENT) (the file may be truncated)"},
+        {f + "<!-- unfinished",
+         "doc.xml:29: XML error: unterminated comment (XML_ERROR_PARSING_COMMENT) (the file may be truncated)"},
+        {replace(f, "<arg>1</arg>", "<arg><![CDATA[1</arg>"),
+         "doc.xml:4: XML error: unterminated CDATA section (XML_ERROR_PARSING_CDATA) (the file may be truncated)"},
+        {replace(f, "<arg>1</arg>", "<arg>\x01</arg>"), "doc.xml:4: XML error: character 0x01 is not allowed in XML"},
+        {replace(f, "<arg>1</arg>", std::string("<arg>1\0</arg>", 11)),
+         "doc.xml:4: XML error: character 0x00 is not allowed in XML"},
+        {f + "<ompsim-profile/>\n", "doc.xml:29: XML error: a second root element after </ompsim-profile>"},
+        {f + "junk\n",
+         "doc.xml:29: XML error: text that no tag follows (XML_ERROR_PARSING_TEXT) (the file may be truncated)"},
+        {replace(f, "label=\"final\"", "label=\"final\" label=\"x\""),
+         "doc.xml:3: XML error: malformed or repeated attribute in <run> (XML_ERROR_PARSING_ATTRIBUTE)"},
+        {replace(f, "label=\"final\"", "label=final"),
+         "doc.xml:3: XML error: malformed or repeated attribute in <run> (XML_ERROR_PARSING_ATTRIBUTE)"},
+        {replace(f, "label=\"final\"", "label"),
+         "doc.xml:3: XML error: malformed or repeated attribute in <run> (XML_ERROR_PARSING_ATTRIBUTE)"},
+        {replace(f, "<arg>1</arg>", "<arg>1</arg><?pi x?>"),
+         "doc.xml:4: XML error: unterminated or misplaced <?...?> (XML_ERROR_PARSING_DECLARATION)"},
+        {replace(f, "<arg>1</arg>", "<arg>1</arg><>"),
+         "doc.xml:4: XML error: unclosed element, or a tag without a valid name (XML_ERROR_PARSING) "
+         "(the file may be truncated)"},
+        {"<?xml version=\"1.0\"?>\n<!-- nothing else -->\n",
+         "doc.xml:2: XML error: the file ends before the root element (the file may be truncated)"},
+        {std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(9, '\0'),
+         "doc.xml:1: not an XML document (it starts with '?ELF" + std::string(12, '?') + "')"},
+        {" \n\t\n", "doc.xml: empty file"},
+        {"\xEF\xBB\xBF\n", "doc.xml: empty file"},
+        {"", "doc.xml: empty file"},
+        {"<a><b></a>", "doc.xml:1: XML error: the end tag of <b> does not match it (XML_ERROR_MISMATCHED_ELEMENT)"},
+        {"<ompsim-profile\n",
+         "doc.xml:1: XML error: malformed tag in <ompsim-profile> (XML_ERROR_PARSING_ELEMENT) (the file may be "
+         "truncated)"},
+        {"<html><body>x</body></html>", "doc.xml: not an ompsim profile (root element is <html>)"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+}
+
+TEST(SirBad, ValuesThatAreAccepted) {
+    const std::string f = fixture();
+    // Negative exit status, white space around numbers and booleans, leading zeros.
+    Document d = load_ok(replace(replace(replace(f, "exit-status=\"0\"", "exit-status=\"-3\""), "assoc=\"8\"",
+                                         "assoc=\" 008 \""),
+                                 "complete=\"true\"", "complete=\"\ttrue\n\""));
+    EXPECT_EQ(d.run.exit_status, -3);
+    EXPECT_EQ(d.machine.caches[2].assoc, 8u);
+    EXPECT_TRUE(d.run.complete);
+    // A region of another type is skipped whatever it holds.
+    load_ok(replace(f, "    </file>", "      <region type=\"loop\"><costs>x</costs></region>\n    </file>"));
+    // Empty event list: empty cost vectors.
+    Document e = load_ok(replace(replace(replace(replace(replace(f, "Ir I1mr I2mr Dr D1mr D2mr Dw D1mw D2mw Cycles", ""),
+                                                         "30 2 1 10 3 2 5 1 1 282", ""),
+                                                 "30 2 1 10 3 2 5 1 1 282", ""),
+                                         "10 1 1 0 0 0 5 1 1 262", ""),
+                                 "20 1 0 10 3 2 0 0 0 20", ""));
+    EXPECT_TRUE(e.events.empty());
+    EXPECT_TRUE(e.totals.empty());
+    EXPECT_NE(to_xml(e).find("<costs></costs>"), std::string::npos);
+}
+
+// ------------------------------------------------------------------ schema
+
+bool have_xmllint() { return std::system("command -v xmllint >/dev/null 2>&1") == 0; }
+
+bool schema_valid(const std::string& path) {
+    std::string cmd = "xmllint --noout --schema '" + src_path("docs/ompsim-profile.xsd") + "' '" + path +
+                      "' >/dev/null 2>&1";
+    return std::system(cmd.c_str()) == 0;
+}
+
+bool text_schema_valid(const std::string& text) {
+    std::string path = temp_path("schema.xml");
+    EXPECT_TRUE(write_bytes(path, text));
+    bool ok = schema_valid(path);
+    std::remove(path.c_str());
+    return ok;
+}
+
+#define REQUIRE_XMLLINT() \
+    if (!have_xmllint()) GTEST_SKIP() << "xmllint is not installed"
+
+TEST(SirSchema, FixtureIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/minimal.xml")));
+}
+
+TEST(SirSchema, ToXmlOutputIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(text_schema_valid(to_xml(desktop())));
+    EXPECT_TRUE(text_schema_valid(to_xml(cachegrind_killed())));
+    EXPECT_TRUE(text_schema_valid(to_xml(special_characters())));
+}
+
+TEST(SirSchema, BadFiles) {
+    REQUIRE_XMLLINT();
+    for (const BadFile& b : bad_files()) {
+        std::string path = src_path(std::string("tests/sir/bad/") + b.name);
+        // Schema-valid bad files break rules only the reader checks (sums,
+        // vector lengths, duplicate events, cache-stats order).
+        EXPECT_EQ(schema_valid(path), !b.schema_invalid) << b.name;
+    }
+}
+
+// XML that is not well-formed but that TinyXML-2 (and so the reader) accepts:
+// the schema check rejects it.
+TEST(SirSchema, NotWellFormed) {
+    REQUIRE_XMLLINT();
+    const std::string f = fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "x&amp;y", "x&y"),
+        replace(f, "<arg>1</arg>", "<arg>1</arg><!-- a -- b -->"),
+        replace(f, "<arg>1</arg>", "<arg>1]]></arg>"),
+        replace(f, "<arg>1</arg>", "<arg>&nbsp;</arg>"),
+        replace(f, "<arg>1</arg>", "<arg>&#1;</arg>"),
+        replace(f, "label=\"final\"", "label=\"a<b\""),
+        replace(f, "label=\"final\" dump", "label=\"final\"dump"),
+        replace(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", "\n<?xml version=\"1.0\"?>\n"),
+    };
+    for (const std::string& t : texts) EXPECT_FALSE(text_schema_valid(t)) << t.substr(0, 400);
+}
+
+// What a later ompsim may add without a new format version: attributes
+// anywhere, elements at the end of <ompsim-profile>, <run> and <totals>.
+TEST(SirSchema, ForwardCompatibleAdditions) {
+    REQUIRE_XMLLINT();
+    std::string f = fixture();
+    std::string later = replace(f, "tool-version=\"0.1.0\"", "tool-version=\"0.9.0\" threads=\"4\"");
+    later = replace(later, "</command>\n", "</command>\n    <environment bytes=\"1234\"/>\n");
+    later = replace(later, "    <memory reads=\"4\" writes=\"0\"/>\n",
+                    "    <memory reads=\"4\" writes=\"0\" prefetches=\"0\"/>\n    <coherence invalidations=\"0\"/>\n");
+    later = replace(later, "<line number=\"7\">", "<line number=\"7\" column=\"3\">");
+    later = replace(later, "</ompsim-profile>\n",
+                    "  <data-structures>\n    <array name=\"a\"/>\n  </data-structures>\n</ompsim-profile>\n");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), replace(f, "tool-version=\"0.1.0\"", "tool-version=\"0.9.0\""));
+    // Version 1 structure stays strict.
+    EXPECT_FALSE(text_schema_valid(replace(f, "<program>", "<extra/>\n  <program>")));
+    EXPECT_FALSE(text_schema_valid(replace(f, "complete=\"true\"", "complete=\"1\"")));
+    EXPECT_FALSE(text_schema_valid(replace(f, "<costs>30 2 1", "<costs>30 -2 1")));
+}
+
+}  // namespace
