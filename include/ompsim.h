@@ -9,6 +9,14 @@
  *   OMPSIM_ZERO_COUNTERS();      forget what was counted so far
  *   OMPSIM_DUMP("label");        write a profile document now
  *
+ *   OMPSIM_NAME_RANGE(ptr, size, "name");   monitor [ptr, ptr+size) as a data
+ *                                            structure named "name" (stack
+ *                                            arrays, pools, parts of arrays)
+ *   OMPSIM_FORGET_RANGE(ptr);               stop monitoring the range at ptr
+ *   OMPSIM_SET_RESOLUTION(ptr, lines, bins); histogram of the structure at ptr
+ *                                            in buckets of `lines` cache lines,
+ *                                            or in `bins` equal portions
+ *
  * A typical baseline measures a kernel, not start-up:
  *   valgrind --tool=ompsim --collect-atstart=no ./app
  * with OMPSIM_START_COLLECTION() / OMPSIM_STOP_COLLECTION() around the
@@ -25,7 +33,13 @@ typedef enum {
     OMPSIM_USERREQ_START_COLLECTION = VG_USERREQ_TOOL_BASE('O', 'M'),
     OMPSIM_USERREQ_STOP_COLLECTION,
     OMPSIM_USERREQ_ZERO_COUNTERS,
-    OMPSIM_USERREQ_DUMP
+    OMPSIM_USERREQ_DUMP,
+    OMPSIM_USERREQ_NAME_RANGE,
+    OMPSIM_USERREQ_FORGET_RANGE,
+    OMPSIM_USERREQ_SET_RESOLUTION,
+    /* Sent by the tool's preload library (heap wrappers), not by programs. */
+    OMPSIM_USERREQ_HEAP_ALLOC = VG_USERREQ_TOOL_BASE('O', 'M') + 0x100,
+    OMPSIM_USERREQ_HEAP_FREE
 } OmpsimClientRequest;
 
 #define OMPSIM_START_COLLECTION() \
@@ -37,5 +51,12 @@ typedef enum {
 /* label: a NUL-terminated string, or 0 for none. */
 #define OMPSIM_DUMP(label) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_DUMP, (label), 0, 0, 0, 0)
+
+#define OMPSIM_NAME_RANGE(ptr, size, name) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_NAME_RANGE, (ptr), (size), (name), 0, 0)
+#define OMPSIM_FORGET_RANGE(ptr) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_FORGET_RANGE, (ptr), 0, 0, 0, 0)
+#define OMPSIM_SET_RESOLUTION(ptr, lines, bins) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_SET_RESOLUTION, (ptr), (lines), (bins), 0, 0)
 
 #endif

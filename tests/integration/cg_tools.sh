@@ -8,8 +8,8 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
 for mode in "--machine=cachegrind" "--machine=desktop"; do
-  "$runner" -q $mode --cachegrind-out-file="$t/a" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
-  "$runner" -q $mode --cachegrind-out-file="$t/b" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
+  "$runner" -q $mode --output-file="$t/a.xml" --cachegrind-out-file="$t/a" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
+  "$runner" -q $mode --output-file="$t/b.xml" --cachegrind-out-file="$t/b" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
   if cg_annotate --auto=yes "$t/a" "$src" >"$t/ann" 2>"$t/err" && grep -q "Events recorded" "$t/ann" &&
      grep -q -F "$(basename "$src")" "$t/ann"; then
     echo "ok: cg_annotate reads the $mode file"

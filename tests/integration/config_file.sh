@@ -5,8 +5,8 @@
 # reports must be exactly that.
 runner=$1 prog=$2 cfg=$3
 err=$(mktemp)
-trap 'rm -f "$err"' EXIT
-"$runner" --cache-config="$cfg" "$prog" >/dev/null 2>"$err" || { echo "FAIL: run failed"; cat "$err"; exit 1; }
+trap 'rm -f "$err" "$err.xml"' EXIT
+"$runner" --cache-config="$cfg" --output-file="$err.xml" "$prog" >/dev/null 2>"$err" || { echo "FAIL: run failed"; cat "$err"; exit 1; }
 status=0
 expect() {
   if grep -q -- "$1" "$err"; then echo "ok: $1"; else echo "FAIL: missing '$1'"; status=1; fi

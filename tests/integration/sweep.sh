@@ -10,7 +10,7 @@
 runner=$1 bin=$2 src=$3
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-"$runner" -q --cachegrind-out-file="$t/out" "$bin" 256 16 >"$t/stdout" 2>"$t/stderr" || {
+"$runner" -q --output-file="$t/doc.xml" --cachegrind-out-file="$t/out" "$bin" 256 16 >"$t/stdout" 2>"$t/stderr" || {
   echo "FAIL: tool run failed"; cat "$t/stderr"; exit 1; }
 status=0
 . "$(dirname "$0")/lib.sh"
