@@ -1,5 +1,6 @@
 #include "ProfileWriter.h"
 
+#include "DataStructures.h"
 #include "Reports.h"
 #include "SimHelpers.h"
 
@@ -47,8 +48,10 @@ void costs_of(const LineCC& cc, const HierarchyConfig& cfg, Costs& c) {
     c.v[i] = cycles_of(cc, cfg);
 }
 
+}  // namespace
+
 // Escapes & < > " and replaces control bytes (XML 1.0 cannot hold them).
-void put_escaped(VgFile* fp, const HChar* s) {
+void put_xml_escaped(VgFile* fp, const HChar* s) {
     HChar buf[256];
     Int n = 0;
     auto flush = [&]() {
@@ -75,6 +78,8 @@ void put_escaped(VgFile* fp, const HChar* s) {
     }
     flush();
 }
+
+namespace {
 
 void put_costs(VgFile* fp, const Costs& c, int n) {
     for (int i = 0; i < n; ++i) VG_(fprintf)(fp, i ? " %llu" : "%llu", c.v[i]);
@@ -148,20 +153,20 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
                  PACKAGE_VERSION);
     VG_(fprintf)(fp, "  <run complete=\"%s\" termination=\"%s\" exit-status=\"%d\" signal=\"%d\" label=\"",
                  yes_no(run.complete), run.termination, run.exit_status, run.signal);
-    put_escaped(fp, run.label);
+    put_xml_escaped(fp, run.label);
     VG_(fprintf)(fp, "\" dump=\"%llu\" deterministic=\"true\">\n", run.dump);
     VG_(fprintf)(fp, "    <command exe=\"");
-    put_escaped(fp, VG_(args_the_exename));
+    put_xml_escaped(fp, VG_(args_the_exename));
     VG_(fprintf)(fp, "\">");
     for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_client)); ++i) {
         VG_(fprintf)(fp, "<arg>");
-        put_escaped(fp, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
+        put_xml_escaped(fp, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
         VG_(fprintf)(fp, "</arg>");
     }
     VG_(fprintf)(fp, "</command>\n  </run>\n");
 
     VG_(fprintf)(fp, "  <machine name=\"");
-    put_escaped(fp, machine_name);
+    put_xml_escaped(fp, machine_name);
     VG_(fprintf)(fp, "\" model=\"%s\" levels=\"%d\" split-l1=\"%s\" icache=\"%s\" random-seed=\"%llu\" "
                      "cpi=\"%u.%02u\" memory-latency=\"%u\">\n",
                  cfg.cachegrind ? "cachegrind" : "hierarchy", cfg.levels, yes_no(cfg.split_l1),
@@ -236,11 +241,11 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
                 if (open_file) VG_(fprintf)(fp, "    </file>\n");
                 open_file = ccs[i]->file;
                 VG_(fprintf)(fp, "    <file path=\"");
-                put_escaped(fp, open_file);
+                put_xml_escaped(fp, open_file);
                 VG_(fprintf)(fp, "\">\n");
             }
             VG_(fprintf)(fp, "      <region type=\"function\" name=\"");
-            put_escaped(fp, ccs[i]->fn);
+            put_xml_escaped(fp, ccs[i]->fn);
             VG_(fprintf)(fp, "\" first-line=\"%u\" last-line=\"%u\">\n        <costs>", first, last);
             put_costs(fp, region, ne);
             VG_(fprintf)(fp, "</costs>\n");
@@ -256,7 +261,9 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         i = j;
     }
     if (open_file) VG_(fprintf)(fp, "    </file>\n");
-    VG_(fprintf)(fp, "  </program>\n</ompsim-profile>\n");
+    VG_(fprintf)(fp, "  </program>\n");
+    ds::write_xml(fp, cfg);
+    VG_(fprintf)(fp, "</ompsim-profile>\n");
     VG_(fclose)(fp);
     if (VG_(clo_verbosity) > 0) VG_(umsg)("Profile document: %s\n", path);
     return true;

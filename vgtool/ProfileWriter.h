@@ -23,6 +23,9 @@ struct RunInfo {
 bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig& cfg,
                    const HChar* machine_name, LineCC** ccs, UInt n);
 
+// Writes s with & < > " escaped and control bytes replaced by '?'.
+void put_xml_escaped(VgFile* fp, const HChar* s);
+
 // Simulated cycles of one cost centre (see sir/Document.h: CPI x Ir plus the
 // latency of the serving level for every reference that missed level 1).
 ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg);

@@ -1,5 +1,7 @@
 #include "SimHelpers.h"
 
+#include "DataStructures.h"
+
 namespace ompsim {
 namespace sim {
 
@@ -23,15 +25,21 @@ inline void cg_fetch1(InstrInfo* n) {
     cc->ir++;
     count(cc->ir_served, g_cg.fetch_single_line(n->addr));
 }
+// The monitor sees one reference per access here, at its address, served
+// at the depth Cachegrind's rules give the whole access.
 inline void cg_read(InstrInfo* n, Addr a, UWord size) {
     LineCC* cc = n->cc;
     cc->dr++;
-    count(cc->dr_served, g_cg.data(a, size));
+    unsigned d = g_cg.data(a, size);
+    count(cc->dr_served, d);
+    ds::record(a, kRead, d);
 }
 inline void cg_write(InstrInfo* n, Addr a, UWord size) {
     LineCC* cc = n->cc;
     cc->dw++;
-    count(cc->dw_served, g_cg.data(a, size));
+    unsigned d = g_cg.data(a, size);
+    count(cc->dw_served, d);
+    ds::record(a, kWrite, d);
 }
 
 VG_REGPARM(1) void cg_ir1(InstrInfo* n) { cg_fetch1(n); }
@@ -69,8 +77,14 @@ inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
     unsigned bits = g_hier.line_bits();
     u64 first = a >> bits;
     u64 last = (a + size - 1) >> bits;
-    count(served, g_hier.access(kind, first));
-    for (u64 b = first + 1; b <= last; ++b) count(served, g_hier.access(kind, b));
+    unsigned d = g_hier.access(kind, first);
+    count(served, d);
+    if (kind != kFetch) ds::record(a, kind, d);
+    for (u64 b = first + 1; b <= last; ++b) {
+        d = g_hier.access(kind, b);
+        count(served, d);
+        if (kind != kFetch) ds::record(b << bits, kind, d);
+    }
 }
 inline void hier_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;

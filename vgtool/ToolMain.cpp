@@ -1,4 +1,5 @@
 // ompsim's Valgrind tool: registration, options, start-up and exit.
+#include "DataStructures.h"
 #include "Instrumenter.h"
 #include "MachineConfig.h"
 #include "ProfileWriter.h"
@@ -27,6 +28,7 @@ bool g_collecting;              // instrumentation is on
 bool g_exited;                  // the client called exit/exit_group
 Int g_exit_status;
 ULong g_dumps;                  // documents written by OMPSIM_DUMP
+ds::Options g_ds;               // --monitor, --histogram-*, --monitor-slots
 
 void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
 void tool_release(void*, void* p) { VG_(free)(p); }
@@ -45,6 +47,36 @@ Bool process_option(const HChar* arg) {
             fatal_user_error(err.text);
         case OptResult::NotMine:
             break;
+    }
+    if (starts_with(arg, "--monitor=")) {
+        const HChar* v = arg + 10;
+        if (VG_(strcmp)(v, "yes") == 0)
+            g_ds.enabled = true;
+        else if (VG_(strcmp)(v, "no") == 0)
+            g_ds.enabled = false;
+        else
+            fatal_user_error("--monitor: expected yes or no");
+        return True;
+    }
+    if (starts_with(arg, "--histogram-lines=") || starts_with(arg, "--histogram-bins=") ||
+        starts_with(arg, "--monitor-slots=")) {
+        const HChar* eq = VG_(strchr)(arg, '=');
+        HChar* end = nullptr;
+        Long v = VG_(strtoll10)(eq + 1, &end);
+        HChar msg[200];
+        bool lines = starts_with(arg, "--histogram-lines=");
+        bool bins = starts_with(arg, "--histogram-bins=");
+        Long max = lines ? (Long)kMonitorMaxHistogramLines : bins ? (Long)kMonitorMaxBins : 1000000;
+        if (!eq[1] || *end || v < (lines || bins ? 1 : 0) || v > max ||
+            (lines && (v & (v - 1)) != 0)) {
+            VG_(snprintf)(msg, sizeof msg, "%.*s: expected %s from %d to %lld", (int)(eq - arg), arg,
+                          lines ? "a power of two" : "a whole number", lines || bins ? 1 : 0, max);
+            fatal_user_error(msg);
+        }
+        if (lines) g_ds.histogram_lines = (u32)v, g_ds.histogram_bins = 0;
+        else if (bins) g_ds.histogram_bins = (u32)v, g_ds.histogram_lines = 0;
+        else g_ds.slots = (u32)v;
+        return True;
     }
     if (starts_with(arg, "--output-file=")) {
         g_output_file = arg + 14;
@@ -88,6 +120,10 @@ void print_usage() {
         "    --L<k>-latency=CYCLES     --memory-latency=CYCLES  --cpi=X\n"
         "    --icache=yes|no           simulate instruction fetches [yes]\n"
         "    --random-seed=N           seed of the random replacement policy [1]\n"
+        "    --monitor=yes|no          count per data structure (globals, heap sites, named ranges) [no]\n"
+        "    --histogram-lines=K       histogram over each structure in buckets of K cache lines\n"
+        "    --histogram-bins=N        histogram over each structure in N equal portions\n"
+        "    --monitor-slots=N         emulate a hardware monitor with N counter slots [0 = unlimited]\n"
         "    --output-file=F           the profile document [ompsim.out.%%p.xml]\n"
         "                              (%%p = pid, %%q{VAR} = environment variable VAR)\n"
         "    --collect-atstart=yes|no  simulate from the start, or from OMPSIM_START_COLLECTION [yes]\n"
@@ -168,6 +204,7 @@ void post_clo_init() {
     }
     instrument_init(ic);
     cost::init();
+    ds::init(g_ds, g_cfg);
     g_collecting = g_collect_at_start;
 }
 
@@ -212,7 +249,7 @@ void write_document(const RunInfo& run) {
     VG_(free)(ccs);
 }
 
-Bool handle_client_request(ThreadId, UWord* args, UWord* ret) {
+Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     if (!VG_IS_TOOL_USERREQ('O', 'M', args[0])) return False;
     switch (args[0]) {
         case OMPSIM_USERREQ_START_COLLECTION:
@@ -224,6 +261,21 @@ Bool handle_client_request(ThreadId, UWord* args, UWord* ret) {
         case OMPSIM_USERREQ_ZERO_COUNTERS:
             cost::zero_all();
             if (!g_cfg.cachegrind) sim::g_hier.reset_stats();
+            break;
+        case OMPSIM_USERREQ_HEAP_ALLOC:
+            ds::heap_alloc(tid, (Addr)args[1], (SizeT)args[2]);
+            break;
+        case OMPSIM_USERREQ_HEAP_FREE:
+            ds::heap_free((Addr)args[1]);
+            break;
+        case OMPSIM_USERREQ_NAME_RANGE:
+            ds::name_range((Addr)args[1], (SizeT)args[2], reinterpret_cast<const HChar*>(args[3]));
+            break;
+        case OMPSIM_USERREQ_FORGET_RANGE:
+            ds::forget_range((Addr)args[1]);
+            break;
+        case OMPSIM_USERREQ_SET_RESOLUTION:
+            ds::set_resolution((Addr)args[1], (UInt)args[2], (UInt)args[3]);
             break;
         case OMPSIM_USERREQ_DUMP: {
             const HChar* label = args[1] ? reinterpret_cast<const HChar*>(args[1]) : "";
@@ -252,6 +304,11 @@ void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
     }
 }
 void post_syscall(ThreadId, UInt, UWord*, UInt, SysRes) {}
+
+void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
+void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
+void die_mem_munmap(Addr a, SizeT len) { ds::unmapped(a, len); }
+void start_client_code(ThreadId tid, ULong) { ds::set_thread(tid); }
 
 void fini(Int /*exitcode*/) {
     RunInfo run = {g_exited, g_exited ? "exit" : "signal", g_exited ? g_exit_status : 0, 0, "final",
@@ -284,6 +341,18 @@ void pre_clo_init() {
     VG_(needs_command_line_options)(process_option, print_usage, print_debug_usage);
     VG_(needs_client_requests)(handle_client_request);
     VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
+    // Global variables with their sizes come from the DWARF variable info,
+    // which Valgrind must be told to read before options are processed;
+    // reading it costs seconds per run on a machine with glibc's debug
+    // files, so only when the monitor is asked for.
+    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); ++i) {
+        const HChar* a = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
+        if (VG_(strcmp)(a, "--monitor=yes") == 0) VG_(needs_var_info)();
+    }
+    VG_(track_new_mem_startup)(new_mem_startup);
+    VG_(track_new_mem_mmap)(new_mem_mmap);
+    VG_(track_die_mem_munmap)(die_mem_munmap);
+    VG_(track_start_client_code)(start_client_code);
 
     builder_reset(g_builder);
     g_machine_name = nullptr;
@@ -294,6 +363,12 @@ void pre_clo_init() {
     g_exited = false;
     g_exit_status = 0;
     g_dumps = 0;
+    // Off by default until sir/ and ompsim-report read <data-structures>
+    // (issue 4 in progress): --monitor=yes enables it.
+    g_ds.enabled = false;
+    g_ds.histogram_lines = 0;
+    g_ds.histogram_bins = 0;
+    g_ds.slots = 0;
 }
 
 }  // namespace

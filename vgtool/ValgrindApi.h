@@ -12,6 +12,7 @@ extern "C" {
 // including it again.
 #include "pub_tool_vki.h"
 extern "C" {
+#include "pub_tool_aspacemgr.h"
 #include "pub_tool_clientstate.h"
 #include "pub_tool_debuginfo.h"
 #include "pub_tool_libcassert.h"
@@ -22,6 +23,7 @@ extern "C" {
 #include "pub_tool_machine.h"
 #include "pub_tool_mallocfree.h"
 #include "pub_tool_options.h"
+#include "pub_tool_stacktrace.h"
 #include "pub_tool_oset.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_xarray.h"

@@ -1,0 +1,992 @@
+#include "RangeMonitor.h"
+
+namespace ompsim {
+
+using mon::CacheEntry;
+using mon::kCacheWays;
+using mon::kInline;
+using mon::kNone;
+using mon::kStride;
+using mon::Page;
+using mon::Range;
+using mon::Row;
+using mon::Seg;
+using mon::Structure;
+
+namespace {
+
+constexpr unsigned kPageBits = 12;
+constexpr u64 kPageMask = (u64(1) << kPageBits) - 1;
+constexpr u64 kEmptyPage = ~u64(0);
+// A range touching at most this many pages goes into the page table (one
+// entry per page); larger ones into the big-range segments.
+constexpr u64 kSmallPages = 16;
+constexpr u32 kInitialPageBits = 10;
+// Free rows kept beyond one per counted structure.
+constexpr u32 kRowMargin = 16;
+constexpr u32 kMinRowChunk = 64;
+
+void zero_bytes(void* p, size_t n) {
+    u8* b = static_cast<u8*>(p);
+    for (size_t i = 0; i < n; ++i) b[i] = 0;
+}
+
+void copy_bytes(void* d, const void* s, size_t n) {
+    u8* a = static_cast<u8*>(d);
+    const u8* b = static_cast<const u8*>(s);
+    for (size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+
+inline u64 min64(u64 a, u64 b) { return a < b ? a : b; }
+inline u64 max64(u64 a, u64 b) { return a > b ? a : b; }
+
+inline u32 page_hash(u64 page, u32 bits) {
+    return u32((page * 0x9E3779B97F4A7C15ull) >> (64 - bits));
+}
+
+template <class T, class Less>
+void heap_sort(T* a, u32 n, Less less) {
+    auto sift = [&](u32 i, u32 m) {
+        for (;;) {
+            u32 c = 2 * i + 1;
+            if (c >= m) break;
+            if (c + 1 < m && less(a[c], a[c + 1])) ++c;
+            if (!less(a[i], a[c])) break;
+            T t = a[i];
+            a[i] = a[c];
+            a[c] = t;
+            i = c;
+        }
+    };
+    for (u32 i = n / 2; i-- > 0;) sift(i, n);
+    for (u32 m = n; m-- > 1;) {
+        T t = a[0];
+        a[0] = a[m];
+        a[m] = t;
+        sift(0, m);
+    }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- lifecycle
+
+void RangeMonitor::clear_fields() {
+    alloc_.alloc = nullptr;
+    alloc_.release = nullptr;
+    alloc_.ctx = nullptr;
+    cfg_.levels = 0;
+    cfg_.line_bits = 0;
+    cfg_.histogram_lines = 0;
+    cfg_.histogram_bins = 0;
+    cfg_.slots = 0;
+    dstride_ = 1;
+    hstride_ = 2;
+    zero_bytes(cache_, sizeof cache_);
+    cache_thread_ = kMonitorNoThread;
+    structs_ = nullptr;
+    nstructs_ = cap_structs_ = ncounted_ = 0;
+    ranges_ = nullptr;
+    nranges_ = cap_ranges_ = live_ranges_ = 0;
+    free_range_ = kNone;
+    seq_ = 0;
+    pages_ = nullptr;
+    page_bits_ = 0;
+    pages_used_ = 0;
+    big_ = nullptr;
+    nbig_ = cap_big_ = 0;
+    segs_ = nullptr;
+    nsegs_ = cap_segs_ = 0;
+    big_overlap_ = false;
+    free_rows_ = nullptr;
+    nfree_rows_ = 0;
+    row_chunks_ = nullptr;
+    rows_starved_ = false;
+}
+
+void* RangeMonitor::mem(size_t bytes) { return alloc_.alloc(alloc_.ctx, bytes); }
+
+void RangeMonitor::unmem(void* p) {
+    if (p) alloc_.release(alloc_.ctx, p);
+}
+
+template <class T>
+bool RangeMonitor::grow(T*& p, u32& cap, u32 need) {
+    if (need <= cap) return true;
+    u32 nc = cap ? cap : 16;
+    while (nc < need) nc *= 2;
+    T* q = static_cast<T*>(mem(sizeof(T) * size_t(nc)));
+    if (!q) return false;
+    if (p) copy_bytes(q, p, sizeof(T) * size_t(cap));
+    unmem(p);
+    p = q;
+    cap = nc;
+    return true;
+}
+
+bool RangeMonitor::init(const MonitorConfig& cfg, const Allocator& a, ErrorText& err) {
+    clear_fields();
+    if (cfg.levels < 1 || cfg.levels > kMonitorMaxLevels) {
+        error_append(err, "monitor: levels must be 1..4, got ");
+        error_append_u64(err, u64(cfg.levels < 0 ? 0 : cfg.levels));
+        return false;
+    }
+    if (cfg.line_bits < 2 || cfg.line_bits > 16) {
+        error_append(err, "monitor: line size must be 4 B..64 KiB");
+        return false;
+    }
+    if (cfg.histogram_lines && cfg.histogram_bins) {
+        error_append(err, "monitor: histogram by lines or by bins, not both");
+        return false;
+    }
+    if (cfg.histogram_lines &&
+        (!is_pow2(cfg.histogram_lines) || cfg.histogram_lines > kMonitorMaxHistogramLines)) {
+        error_append(err, "monitor: histogram lines must be a power of two <= ");
+        error_append_u64(err, kMonitorMaxHistogramLines);
+        return false;
+    }
+    if (cfg.histogram_bins > kMonitorMaxBins) {
+        error_append(err, "monitor: histogram bins must be <= ");
+        error_append_u64(err, kMonitorMaxBins);
+        return false;
+    }
+    alloc_ = a;
+    cfg_ = cfg;
+    dstride_ = u32(cfg.levels) + 1;
+    hstride_ = 2 * dstride_;
+    if (!page_rehash(kInitialPageBits) || !ensure_rows()) {
+        destroy();
+        error_append(err, "monitor: out of memory");
+        return false;
+    }
+    return true;
+}
+
+void RangeMonitor::destroy() {
+    if (!alloc_.release) {
+        clear_fields();
+        return;
+    }
+    for (u32 i = 0; i < nstructs_; ++i) unmem(structs_[i].hist);
+    unmem(structs_);
+    if (pages_) {
+        u32 n = 1u << page_bits_;
+        for (u32 i = 0; i < n; ++i)
+            if (pages_[i].page != kEmptyPage && pages_[i].cap) unmem(pages_[i].heap);
+    }
+    unmem(pages_);
+    unmem(ranges_);
+    unmem(big_);
+    unmem(segs_);
+    void* c = row_chunks_;
+    while (c) {
+        void* next = *static_cast<void**>(c);
+        unmem(c);
+        c = next;
+    }
+    clear_fields();
+}
+
+// ---------------------------------------------------------------- rows
+
+bool RangeMonitor::ensure_rows() {
+    u32 want = ncounted_ + kRowMargin;
+    if (nfree_rows_ >= want) return true;
+    u32 n = want - nfree_rows_;
+    if (n < kMinRowChunk) n = kMinRowChunk;
+    // Chunk: a next-chunk pointer padded to 16 bytes, then the rows.
+    size_t head = 16;
+    u8* chunk = static_cast<u8*>(mem(head + sizeof(Row) * size_t(n)));
+    if (!chunk) return false;
+    *reinterpret_cast<void**>(chunk) = row_chunks_;
+    row_chunks_ = chunk;
+    Row* rows = reinterpret_cast<Row*>(chunk + head);
+    for (u32 i = 0; i < n; ++i) {
+        rows[i].next = free_rows_;
+        free_rows_ = &rows[i];
+    }
+    nfree_rows_ += n;
+    return true;
+}
+
+void RangeMonitor::release_rows(Structure& s) {
+    Row* r = s.rows;
+    while (r) {
+        Row* next = r->next;
+        r->next = free_rows_;
+        free_rows_ = r;
+        ++nfree_rows_;
+        r = next;
+    }
+    s.rows = nullptr;
+    s.nrows = 0;
+    s.cur_row = nullptr;
+    s.cur_thread = kMonitorNoThread;
+    zero_bytes(s.overflow.served, sizeof s.overflow.served);
+    s.overflow_used = false;
+}
+
+void RangeMonitor::prepare_thread(u32 thread) {
+    (void)thread;
+    ensure_rows();
+}
+
+Row* RangeMonitor::row_for(Structure& s, u32 thread) {
+    if (s.cur_row && s.cur_thread == thread) return s.cur_row;
+    Row** link = &s.rows;
+    while (*link && (*link)->thread < thread) link = &(*link)->next;
+    Row* r = *link;
+    if (!r || r->thread != thread) {
+        if (!free_rows_) {
+            s.overflow_used = true;
+            rows_starved_ = true;
+            return &s.overflow;
+        }
+        r = free_rows_;
+        free_rows_ = r->next;
+        --nfree_rows_;
+        zero_bytes(r->served, sizeof r->served);
+        r->thread = thread;
+        r->next = *link;
+        *link = r;
+        ++s.nrows;
+    }
+    s.cur_row = r;
+    s.cur_thread = thread;
+    return r;
+}
+
+// ---------------------------------------------------------------- structures
+
+u32 RangeMonitor::add_structure(bool user_named) {
+    if (nstructs_ == kMonitorNoStructure - 1) return kMonitorNoStructure;
+    if (!grow(structs_, cap_structs_, nstructs_ + 1)) return kMonitorNoStructure;
+    flush_cache();  // cache entries may point into the old array
+    u32 id = nstructs_++;
+    Structure& s = structs_[id];
+    zero_bytes(&s, sizeof s);
+    s.overflow.thread = kMonitorNoThread;
+    s.cur_thread = kMonitorNoThread;
+    s.user = user_named;
+    s.res_lines = cfg_.histogram_lines;
+    s.res_bins = cfg_.histogram_bins;
+    bool take = cfg_.slots == 0 || ncounted_ < cfg_.slots;
+    if (!take && user_named) {
+        // Take the slot of the most recently added counted automatic one.
+        for (u32 j = id; j-- > 0;) {
+            Structure& o = structs_[j];
+            if (o.counted && !o.user) {
+                drop_structure_counts(o);
+                o.counted = false;
+                --ncounted_;
+                take = true;
+                break;
+            }
+        }
+    }
+    if (take) {
+        s.counted = true;
+        ++ncounted_;
+    }
+    ensure_rows();
+    return id;
+}
+
+void RangeMonitor::drop_structure_counts(Structure& s) {
+    zero_bytes(s.served, sizeof s.served);
+    release_rows(s);
+    unmem(s.hist);
+    s.hist = nullptr;
+    s.nbuckets = s.hist_cap = 0;
+    s.bins = 0;
+    s.hist_shift = 0;
+}
+
+bool RangeMonitor::set_resolution(u32 id, u32 lines, u32 bins) {
+    if (id >= nstructs_) return false;
+    if (lines && bins) return false;
+    if (lines && (!is_pow2(lines) || lines > kMonitorMaxHistogramLines)) return false;
+    if (bins > kMonitorMaxBins) return false;
+    flush_cache();
+    Structure& s = structs_[id];
+    s.res_lines = lines;
+    s.res_bins = bins;
+    unmem(s.hist);
+    s.hist = nullptr;
+    s.nbuckets = s.hist_cap = 0;
+    s.bins = 0;
+    s.hist_shift = 0;
+    if (s.max_block) return size_hist(s, s.max_block);
+    return true;
+}
+
+// Makes the histogram of s cover a block of `block` bytes (and every earlier
+// one); folds adjacent buckets when the lines-mode bucket must double.
+bool RangeMonitor::size_hist(Structure& s, u64 block) {
+    u64 maxb = max64(s.max_block, block);
+    if (!s.counted || (!s.res_lines && !s.res_bins)) {
+        s.max_block = maxb;
+        return true;
+    }
+    size_t bucket_bytes = sizeof(u64) * hstride_;
+    if (s.res_bins) {
+        if (!s.hist) {
+            u64* h = static_cast<u64*>(mem(bucket_bytes * s.res_bins));
+            if (!h) return false;
+            zero_bytes(h, bucket_bytes * s.res_bins);
+            s.hist = h;
+            s.nbuckets = s.hist_cap = s.res_bins;
+            s.bins = s.res_bins;
+        }
+        s.max_block = maxb;
+        return true;
+    }
+    unsigned shift = s.hist ? s.hist_shift
+                            : cfg_.line_bits + unsigned(log2_exact(s.res_lines));
+    while (((maxb - 1) >> shift) + 1 > kMonitorMaxBuckets) ++shift;
+    u32 nb = u32(((maxb - 1) >> shift) + 1);
+    if (s.hist && shift == s.hist_shift && nb <= s.hist_cap) {
+        s.nbuckets = nb;  // the new buckets are already zero
+        s.max_block = maxb;
+        return true;
+    }
+    u32 cap = nb;
+    if (shift == s.hist_shift || !s.hist) {
+        // Growing blocks: leave room to avoid reallocating on every new size.
+        u32 c = 1;
+        while (c < nb) c *= 2;
+        cap = c < kMonitorMaxBuckets ? c : kMonitorMaxBuckets;
+        if (cap < nb) cap = nb;
+    }
+    u64* h = static_cast<u64*>(mem(bucket_bytes * cap));
+    if (!h) return false;
+    zero_bytes(h, bucket_bytes * cap);
+    if (s.hist) {
+        unsigned fold = shift - s.hist_shift;
+        for (u32 b = 0; b < s.nbuckets; ++b) {
+            u64* from = s.hist + size_t(b) * hstride_;
+            u64* to = h + size_t(b >> fold) * hstride_;
+            for (u32 i = 0; i < hstride_; ++i) to[i] += from[i];
+        }
+        unmem(s.hist);
+    }
+    s.hist = h;
+    s.hist_cap = cap;
+    s.nbuckets = nb;
+    s.hist_shift = shift;
+    s.bins = 0;
+    s.max_block = maxb;
+    return true;
+}
+
+// ---------------------------------------------------------------- page table
+
+u32 RangeMonitor::page_find(u64 page) const {
+    u32 mask = (1u << page_bits_) - 1;
+    for (u32 i = page_hash(page, page_bits_);; i = (i + 1) & mask) {
+        const Page& p = pages_[i];
+        if (p.page == page) return i;
+        if (p.page == kEmptyPage) return kNone;
+    }
+}
+
+bool RangeMonitor::page_rehash(u32 bits) {
+    u32 n = 1u << bits;
+    Page* t = static_cast<Page*>(mem(sizeof(Page) * size_t(n)));
+    if (!t) return false;
+    for (u32 i = 0; i < n; ++i) {
+        zero_bytes(&t[i], sizeof(Page));
+        t[i].page = kEmptyPage;
+    }
+    u32 mask = n - 1;
+    if (pages_) {
+        u32 old = 1u << page_bits_;
+        for (u32 i = 0; i < old; ++i) {
+            if (pages_[i].page == kEmptyPage) continue;
+            u32 j = page_hash(pages_[i].page, bits);
+            while (t[j].page != kEmptyPage) j = (j + 1) & mask;
+            t[j] = pages_[i];
+        }
+        unmem(pages_);
+    }
+    pages_ = t;
+    page_bits_ = bits;
+    return true;
+}
+
+u32 RangeMonitor::page_insert(u64 page) {
+    u32 found = page_find(page);
+    if (found != kNone) return found;
+    if (2 * (pages_used_ + 1) > (1u << page_bits_)) {
+        if (page_bits_ >= 31 || !page_rehash(page_bits_ + 1)) return kNone;
+    }
+    u32 mask = (1u << page_bits_) - 1;
+    u32 i = page_hash(page, page_bits_);
+    while (pages_[i].page != kEmptyPage) i = (i + 1) & mask;
+    Page& p = pages_[i];
+    zero_bytes(&p, sizeof p);
+    p.page = page;
+    ++pages_used_;
+    return i;
+}
+
+// Backward-shift deletion (linear probing keeps no tombstones).
+void RangeMonitor::page_erase(u32 slot) {
+    u32 mask = (1u << page_bits_) - 1;
+    u32 i = slot;
+    pages_[i].page = kEmptyPage;
+    u32 j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (pages_[j].page == kEmptyPage) break;
+        u32 k = page_hash(pages_[j].page, page_bits_);
+        bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+        if (stays) continue;
+        pages_[i] = pages_[j];
+        pages_[j].page = kEmptyPage;
+        i = j;
+    }
+    --pages_used_;
+}
+
+bool RangeMonitor::page_add(u64 page, u32 r) {
+    u32 slot = page_insert(page);
+    if (slot == kNone) return false;
+    Page& p = pages_[slot];
+    if (p.cap == 0 && p.count == kInline) {
+        u32* h = static_cast<u32*>(mem(sizeof(u32) * 2 * kInline));
+        if (!h) return false;
+        copy_bytes(h, p.inl, sizeof(u32) * kInline);
+        p.heap = h;
+        p.cap = 2 * kInline;
+    } else if (p.cap && p.count == p.cap) {
+        u32* h = static_cast<u32*>(mem(sizeof(u32) * 2 * size_t(p.cap)));
+        if (!h) return false;
+        copy_bytes(h, p.heap, sizeof(u32) * p.cap);
+        unmem(p.heap);
+        p.heap = h;
+        p.cap *= 2;
+    }
+    u32* ids = page_ids(p);
+    u64 lo = ranges_[r].lo;
+    u32 pos = p.count;
+    while (pos > 0 && ranges_[ids[pos - 1]].lo > lo) {
+        ids[pos] = ids[pos - 1];
+        --pos;
+    }
+    ids[pos] = r;
+    ++p.count;
+    if (pos > 0 && ranges_[ids[pos - 1]].hi > lo) p.overlap = 1;
+    if (pos + 1 < p.count && ranges_[r].hi > ranges_[ids[pos + 1]].lo) p.overlap = 1;
+    return true;
+}
+
+void RangeMonitor::page_remove(u64 page, u32 r) {
+    u32 slot = page_find(page);
+    if (slot == kNone) return;
+    Page& p = pages_[slot];
+    u32* ids = page_ids(p);
+    u32 pos = 0;
+    while (pos < p.count && ids[pos] != r) ++pos;
+    if (pos == p.count) return;
+    for (u32 i = pos + 1; i < p.count; ++i) ids[i - 1] = ids[i];
+    --p.count;
+    if (p.count == 0) {
+        if (p.cap) unmem(p.heap);
+        page_erase(slot);
+        return;
+    }
+    if (p.cap && p.count <= kInline) {
+        u32* h = p.heap;
+        copy_bytes(p.inl, h, sizeof(u32) * p.count);
+        unmem(h);
+        p.heap = nullptr;
+        p.cap = 0;
+        ids = p.inl;
+    }
+    if (p.overlap) {
+        p.overlap = 0;
+        for (u32 i = 1; i < p.count; ++i)
+            if (ranges_[ids[i - 1]].hi > ranges_[ids[i]].lo) p.overlap = 1;
+    }
+}
+
+// ---------------------------------------------------------------- ranges
+
+u32 RangeMonitor::new_range() {
+    if (free_range_ != kNone) {
+        u32 r = free_range_;
+        free_range_ = ranges_[r].link;
+        return r;
+    }
+    if (nranges_ == kNone - 1) return kNone;
+    if (!grow(ranges_, cap_ranges_, nranges_ + 1)) return kNone;
+    return nranges_++;
+}
+
+void RangeMonitor::free_range(u32 r) {
+    ranges_[r].live = false;
+    ranges_[r].mark = false;
+    ranges_[r].link = free_range_;
+    free_range_ = r;
+}
+
+bool RangeMonitor::insert_small(u32 r) {
+    u64 first = ranges_[r].lo >> kPageBits, last = (ranges_[r].hi - 1) >> kPageBits;
+    for (u64 pg = first; pg <= last; ++pg) {
+        if (!page_add(pg, r)) {
+            for (u64 q = first; q < pg; ++q) page_remove(q, r);
+            return false;
+        }
+    }
+    return true;
+}
+
+void RangeMonitor::remove_small(u32 r) {
+    u64 first = ranges_[r].lo >> kPageBits, last = (ranges_[r].hi - 1) >> kPageBits;
+    for (u64 pg = first; pg <= last; ++pg) page_remove(pg, r);
+}
+
+bool RangeMonitor::insert_big(u32 r) {
+    if (!grow(big_, cap_big_, nbig_ + 1)) return false;
+    big_[nbig_++] = r;
+    const Range& n = ranges_[r];
+    if (!big_overlap_) {
+        // Segments are the big ranges themselves: insert unless it overlaps.
+        u32 lo = 0, hi = nsegs_;  // first segment with seg.hi > n.lo
+        while (lo < hi) {
+            u32 mid = (lo + hi) / 2;
+            if (segs_[mid].hi <= n.lo) lo = mid + 1; else hi = mid;
+        }
+        if (lo == nsegs_ || segs_[lo].lo >= n.hi) {
+            if (!grow(segs_, cap_segs_, nsegs_ + 1)) {
+                --nbig_;
+                return false;
+            }
+            for (u32 i = nsegs_; i > lo; --i) segs_[i] = segs_[i - 1];
+            segs_[lo].lo = n.lo;
+            segs_[lo].hi = n.hi;
+            segs_[lo].range = r;
+            segs_[lo].pad = 0;
+            ++nsegs_;
+            return true;
+        }
+    }
+    if (!rebuild_segs()) {
+        --nbig_;
+        rebuild_segs();
+        return false;
+    }
+    return true;
+}
+
+// Takes r out of the big list; with disjoint big ranges also out of the
+// segments, else asks for a rebuild.
+bool RangeMonitor::remove_big(u32 r, bool* rebuild) {
+    for (u32 i = 0; i < nbig_; ++i) {
+        if (big_[i] == r) {
+            big_[i] = big_[--nbig_];
+            break;
+        }
+    }
+    if (big_overlap_) {
+        *rebuild = true;
+        return true;
+    }
+    for (u32 i = 0; i < nsegs_; ++i) {
+        if (segs_[i].range == r) {
+            for (u32 j = i + 1; j < nsegs_; ++j) segs_[j - 1] = segs_[j];
+            --nsegs_;
+            break;
+        }
+    }
+    return true;
+}
+
+// Sweep over the big ranges' endpoints: each elementary interval goes to the
+// covering range of highest priority (a max-heap with lazy deletion);
+// adjacent intervals with the same winner merge. O(B log B).
+bool RangeMonitor::rebuild_segs() {
+    u32 n = nbig_;
+    if (n == 0) {
+        big_overlap_ = false;
+        nsegs_ = 0;
+        return true;
+    }
+    if (!grow(segs_, cap_segs_, 2 * n)) return false;
+    u8* scratch = static_cast<u8*>(mem(size_t(n) * (sizeof(u64) + 2 * sizeof(u32))));
+    if (!scratch) return false;
+    big_overlap_ = false;
+    nsegs_ = 0;
+    u64* ends = reinterpret_cast<u64*>(scratch);
+    u32* order = reinterpret_cast<u32*>(scratch + size_t(n) * sizeof(u64));
+    u32* heap = order + n;
+    const Range* rg = ranges_;
+    for (u32 i = 0; i < n; ++i) {
+        order[i] = big_[i];
+        ends[i] = rg[big_[i]].hi;
+    }
+    heap_sort(order, n, [rg](u32 a, u32 b) { return rg[a].lo < rg[b].lo; });
+    heap_sort(ends, n, [](u64 a, u64 b) { return a < b; });
+    auto before = [rg](u32 a, u32 b) { return rg[a].prio < rg[b].prio; };
+    u32 i = 0, e = 0, hn = 0;
+    u32 cur = kNone;
+    u64 cur_lo = 0;
+    for (;;) {
+        bool have_lo = i < n, have_end = e < n;
+        if (!have_lo && !have_end) break;
+        u64 p = have_lo ? rg[order[i]].lo : ends[e];
+        if (have_end && ends[e] < p) p = ends[e];
+        while (i < n && rg[order[i]].lo == p) {
+            // push
+            u32 c = hn++;
+            heap[c] = order[i++];
+            while (c > 0 && before(heap[(c - 1) / 2], heap[c])) {
+                u32 t = heap[c];
+                heap[c] = heap[(c - 1) / 2];
+                heap[(c - 1) / 2] = t;
+                c = (c - 1) / 2;
+            }
+        }
+        while (e < n && ends[e] == p) ++e;
+        if (i - e >= 2) big_overlap_ = true;
+        while (hn > 0 && rg[heap[0]].hi <= p) {
+            // pop
+            heap[0] = heap[--hn];
+            u32 c = 0;
+            for (;;) {
+                u32 l = 2 * c + 1;
+                if (l >= hn) break;
+                if (l + 1 < hn && before(heap[l], heap[l + 1])) ++l;
+                if (!before(heap[c], heap[l])) break;
+                u32 t = heap[c];
+                heap[c] = heap[l];
+                heap[l] = t;
+                c = l;
+            }
+        }
+        u32 w = hn ? heap[0] : kNone;
+        if (w != cur) {
+            if (cur != kNone) {
+                Seg& s = segs_[nsegs_++];
+                s.lo = cur_lo;
+                s.hi = p;
+                s.range = cur;
+                s.pad = 0;
+            }
+            cur = w;
+            cur_lo = p;
+        }
+    }
+    unmem(scratch);
+    return true;
+}
+
+bool RangeMonitor::add_range(u64 lo, u64 size, u32 id) {
+    if (id >= nstructs_ || size == 0 || size >= kMonitorMaxRangeSize || lo + size < lo)
+        return false;
+    flush_cache();
+    u32 r = new_range();
+    if (r == kNone) return false;
+    Structure& s = structs_[id];
+    if (!size_hist(s, size)) {
+        free_range(r);
+        return false;
+    }
+    Range& g = ranges_[r];
+    g.lo = lo;
+    g.hi = lo + size;
+    g.prio = ++seq_ | (s.user ? u64(1) << 63 : 0);
+    g.sid = id;
+    g.link = kNone;
+    g.user = s.user;
+    g.live = true;
+    g.mark = false;
+    u64 pages = ((g.hi - 1) >> kPageBits) - (lo >> kPageBits) + 1;
+    g.big = pages > kSmallPages;
+    bool ok = g.big ? insert_big(r) : insert_small(r);
+    if (!ok) {
+        free_range(r);
+        return false;
+    }
+    ++live_ranges_;
+    ensure_rows();
+    return true;
+}
+
+void RangeMonitor::remove_chain(u32 head) {
+    bool rebuild = false;
+    for (u32 r = head; r != kNone;) {
+        u32 next = ranges_[r].link;
+        if (ranges_[r].big)
+            remove_big(r, &rebuild);
+        else
+            remove_small(r);
+        free_range(r);
+        --live_ranges_;
+        r = next;
+    }
+    if (rebuild) rebuild_segs();  // shrinking: segs_ already has room
+}
+
+u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
+    flush_cache();
+    u32 head = kNone, n = 0;
+    auto take = [&](u32 r) {
+        Range& g = ranges_[r];
+        if (g.mark || g.lo != lo) return;
+        if (!(which & (g.user ? kUserRanges : kAutomaticRanges))) return;
+        g.mark = true;
+        g.link = head;
+        head = r;
+        ++n;
+    };
+    u32 slot = page_find(lo >> kPageBits);
+    if (slot != kNone) {
+        const Page& p = pages_[slot];
+        const u32* ids = page_ids(p);
+        for (u32 i = 0; i < p.count; ++i) take(ids[i]);
+    }
+    for (u32 i = 0; i < nbig_; ++i) take(big_[i]);
+    remove_chain(head);
+    ensure_rows();
+    return n;
+}
+
+u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
+    if (size == 0) return 0;
+    flush_cache();
+    u64 last = lo + size - 1;
+    if (last < lo) last = ~u64(0);
+    u32 head = kNone, n = 0;
+    auto take = [&](u32 r) {
+        Range& g = ranges_[r];
+        if (g.mark || g.lo > last || g.hi - 1 < lo) return;
+        g.mark = true;
+        g.link = head;
+        head = r;
+        ++n;
+    };
+    auto take_page = [&](const Page& p) {
+        const u32* ids = page_ids(p);
+        for (u32 i = 0; i < p.count; ++i) take(ids[i]);
+    };
+    u64 first_pg = lo >> kPageBits, last_pg = last >> kPageBits;
+    u32 slots = 1u << page_bits_;
+    if (last_pg - first_pg < u64(slots)) {
+        for (u64 pg = first_pg;; ++pg) {
+            u32 s = page_find(pg);
+            if (s != kNone) take_page(pages_[s]);
+            if (pg == last_pg) break;
+        }
+    } else {
+        for (u32 s = 0; s < slots; ++s) {
+            u64 pg = pages_[s].page;
+            if (pg != kEmptyPage && pg >= first_pg && pg <= last_pg) take_page(pages_[s]);
+        }
+    }
+    for (u32 i = 0; i < nbig_; ++i) take(big_[i]);
+    remove_chain(head);
+    ensure_rows();
+    return n;
+}
+
+// ---------------------------------------------------------------- lookup
+
+void RangeMonitor::flush_cache() {
+    for (u32 w = 0; w < kCacheWays; ++w) {
+        cache_[w].lo = 0;
+        cache_[w].len = 0;
+        cache_[w].s = nullptr;
+        cache_[w].row = nullptr;
+    }
+}
+
+// Finds the range that wins at addr and the largest interval around addr,
+// inside addr's page, over which it keeps winning (conservatively: every
+// range touching the page that does not contain addr is cut off).
+void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
+    u64 ilo = addr & ~kPageMask;
+    u64 ilast = ilo + kPageMask;
+    u32 best = kNone;
+    u64 best_prio = 0;
+    if (nsegs_) {
+        u32 lo = 0, hi = nsegs_;  // first segment with seg.lo > addr
+        while (lo < hi) {
+            u32 mid = (lo + hi) / 2;
+            if (segs_[mid].lo <= addr) lo = mid + 1; else hi = mid;
+        }
+        if (lo < nsegs_) ilast = min64(ilast, segs_[lo].lo - 1);
+        if (lo > 0) {
+            const Seg& s = segs_[lo - 1];
+            if (addr < s.hi) {
+                best = s.range;
+                best_prio = ranges_[best].prio;
+                ilo = max64(ilo, s.lo);
+                ilast = min64(ilast, s.hi - 1);
+            } else {
+                ilo = max64(ilo, s.hi);
+            }
+        }
+    }
+    u32 slot = page_find(addr >> kPageBits);
+    if (slot != kNone) {
+        const Page& p = pages_[slot];
+        const u32* ids = page_ids(p);
+        if (!p.overlap) {
+            u32 lo = 0, hi = p.count;  // first range with lo > addr
+            while (lo < hi) {
+                u32 mid = (lo + hi) / 2;
+                if (ranges_[ids[mid]].lo <= addr) lo = mid + 1; else hi = mid;
+            }
+            if (lo < p.count) ilast = min64(ilast, ranges_[ids[lo]].lo - 1);
+            if (lo > 0) {
+                const Range& g = ranges_[ids[lo - 1]];
+                if (addr < g.hi) {
+                    if (g.prio > best_prio) {
+                        best = ids[lo - 1];
+                        best_prio = g.prio;
+                    }
+                    ilo = max64(ilo, g.lo);
+                    ilast = min64(ilast, g.hi - 1);
+                } else {
+                    ilo = max64(ilo, g.hi);
+                }
+            }
+        } else {
+            for (u32 i = 0; i < p.count; ++i) {
+                const Range& g = ranges_[ids[i]];
+                if (g.lo <= addr && addr < g.hi) {
+                    if (g.prio > best_prio) {
+                        best = ids[i];
+                        best_prio = g.prio;
+                    }
+                } else if (g.hi <= addr) {
+                    ilo = max64(ilo, g.hi);
+                } else {
+                    ilast = min64(ilast, g.lo - 1);
+                }
+            }
+        }
+    }
+    e.s = nullptr;
+    e.row = nullptr;
+    e.base = 0;
+    e.size = 0;
+    if (best != kNone) {
+        const Range& g = ranges_[best];
+        ilo = max64(ilo, g.lo);
+        ilast = min64(ilast, g.hi - 1);
+        Structure& s = structs_[g.sid];
+        if (s.counted) {
+            e.s = &s;
+            e.row = row_for(s, thread);
+            e.base = g.lo;
+            e.size = g.hi - g.lo;
+        }
+    }
+    e.lo = ilo;
+    e.len = ilast - ilo + 1;
+}
+
+void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
+    if (!pages_) return;  // not initialised
+    if (thread != cache_thread_) {
+        flush_cache();
+        cache_thread_ = thread;
+    } else {
+        for (u32 w = 1; w < kCacheWays; ++w) {
+            if (addr - cache_[w].lo < cache_[w].len) {
+                CacheEntry hit = cache_[w];
+                for (u32 i = w; i > 0; --i) cache_[i] = cache_[i - 1];
+                cache_[0] = hit;
+                if (hit.s) bump(hit, addr, idx, hstride_);
+                return;
+            }
+        }
+    }
+    for (u32 i = kCacheWays - 1; i > 0; --i) cache_[i] = cache_[i - 1];
+    resolve(addr, thread, cache_[0]);
+    // An entry whose row is the overflow row is not kept: it must look for a
+    // free row again once the pool is refilled.
+    const CacheEntry& e = cache_[0];
+    if (e.s) {
+        bump(e, addr, idx, hstride_);
+        if (e.row == &e.s->overflow) cache_[0].len = 0;
+    }
+}
+
+// ---------------------------------------------------------------- results
+
+u64 RangeMonitor::served(u32 id, int kind, unsigned depth) const {
+    if (id >= nstructs_ || kind < 0 || kind > 1 || depth > u32(cfg_.levels)) return 0;
+    return structs_[id].served[u32(kind) * dstride_ + depth];
+}
+
+u32 RangeMonitor::threads_seen(u32 id) const {
+    if (id >= nstructs_) return 0;
+    const Structure& s = structs_[id];
+    return s.nrows + (s.overflow_used ? 1 : 0);
+}
+
+namespace {
+const Row* nth_row(const Structure& s, u32 i) {
+    const Row* r = s.rows;
+    while (r && i > 0) {
+        r = r->next;
+        --i;
+    }
+    if (r) return r;
+    return (i == 0 && s.overflow_used) ? &s.overflow : nullptr;
+}
+}  // namespace
+
+u32 RangeMonitor::thread_at(u32 id, u32 i) const {
+    if (id >= nstructs_) return kMonitorNoThread;
+    const Row* r = nth_row(structs_[id], i);
+    return r ? r->thread : kMonitorNoThread;
+}
+
+u64 RangeMonitor::served_thread(u32 id, u32 i, int kind, unsigned depth) const {
+    if (id >= nstructs_ || kind < 0 || kind > 1 || depth > u32(cfg_.levels)) return 0;
+    const Row* r = nth_row(structs_[id], i);
+    return r ? r->served[u32(kind) * dstride_ + depth] : 0;
+}
+
+u32 RangeMonitor::buckets(u32 id) const {
+    if (id >= nstructs_ || !structs_[id].hist) return 0;
+    return structs_[id].nbuckets;
+}
+
+u64 RangeMonitor::bucket_bytes(u32 id) const {
+    if (id >= nstructs_) return 0;
+    const Structure& s = structs_[id];
+    if (!s.res_lines || !s.counted) return 0;
+    if (s.hist) return u64(1) << s.hist_shift;
+    return u64(s.res_lines) << cfg_.line_bits;
+}
+
+u32 RangeMonitor::bins(u32 id) const {
+    if (id >= nstructs_ || !structs_[id].counted) return 0;
+    return structs_[id].res_bins;
+}
+
+u64 RangeMonitor::bucket_served(u32 id, u32 bucket, int kind, unsigned depth) const {
+    if (id >= nstructs_ || kind < 0 || kind > 1 || depth > u32(cfg_.levels)) return 0;
+    const Structure& s = structs_[id];
+    if (!s.hist || bucket >= s.nbuckets) return 0;
+    return s.hist[size_t(bucket) * hstride_ + u32(kind) * dstride_ + depth];
+}
+
+void RangeMonitor::zero() {
+    flush_cache();
+    for (u32 i = 0; i < nstructs_; ++i) {
+        Structure& s = structs_[i];
+        zero_bytes(s.served, sizeof s.served);
+        release_rows(s);
+        if (s.hist) zero_bytes(s.hist, sizeof(u64) * hstride_ * size_t(s.hist_cap));
+    }
+    rows_starved_ = false;
+}
+
+}  // namespace ompsim

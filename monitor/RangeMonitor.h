@@ -1,0 +1,309 @@
+// The associative address-range counter monitor (EP-Cache, Kereku et al.,
+// Euro-Par 2004, section 3.1) simulated in software: hardware counters say
+// THAT level-1 misses are high; this says WHICH data structure misses and
+// WHERE inside it. See docs/monitor.md.
+//
+// Like cachesim/, this is compiled twice: freestanding into the Valgrind tool
+// (no libc, no libstdc++, no exceptions, no RTTI, no operator new, no static
+// constructors, no virtual functions) and hosted into the unit tests. Memory
+// comes only through the Allocator of cachesim/Types.h.
+//
+// Model. A *structure* is a named thing the tool reports (a global, a heap
+// allocation site, a user-named range); it owns any number of address
+// *ranges* (a global's extent, each live heap block of the site, a user
+// range). For every data access the tool simulates one cache line and then
+// calls record() with the depth that served it. Each structure keeps
+//   served[kind][depth]   kind 0 = read, 1 = write; depth 0..levels
+// (depth 0 = level-1 hit, d = level index d served it, levels = memory), so
+// at level k the references are the sum over depth >= k, the hits depth == k
+// and the misses depth > k: one increment per access.
+//
+// Static mode: counters only. Dynamic mode: additionally a histogram over the
+// offset inside the range (block) of every access, either in buckets of k
+// cache lines (histogram_lines) or in N equal portions of each block
+// (histogram_bins, as the 25 portions of the paper's figure 3).
+//
+// Slots: with MonitorConfig::slots = N > 0 only N structures are counted, as
+// a hardware monitor with N counter slots. The counted set is always the
+// first N structures in this order: user-named ones in the order they were
+// added, then automatic ones in the order they were added. So a user-named
+// structure added when every slot is taken takes the slot of the most
+// recently added counted automatic structure, whose counts are dropped (it
+// reports counted() == false and zeroes); a structure that did not get a slot
+// when it was added never gets one.
+#ifndef OMPSIM_MONITOR_RANGEMONITOR_H
+#define OMPSIM_MONITOR_RANGEMONITOR_H
+
+#include "LevelStats.h"
+#include "Types.h"
+
+namespace ompsim {
+
+constexpr int kMonitorMaxLevels = 4;
+// Dynamic mode limits: at most this many portions in bins mode; in lines mode
+// the bucket is doubled (adjacent buckets folded) until a structure's largest
+// block needs at most kMonitorMaxBuckets buckets.
+constexpr u32 kMonitorMaxBins = 65536;
+constexpr u32 kMonitorMaxBuckets = 65536;
+constexpr u32 kMonitorMaxHistogramLines = 1u << 20;
+// Ranges must be smaller than this (user space is 2^47 bytes on x86-64); it
+// keeps offset * bins inside 64 bits.
+constexpr u64 kMonitorMaxRangeSize = 1ull << 48;
+// thread_at() of the row that collects accesses of threads for which no
+// per-thread row was free (see prepare_thread()).
+constexpr u32 kMonitorNoThread = 0xffffffffu;
+constexpr u32 kMonitorNoStructure = 0xffffffffu;
+
+// Which ranges remove_range() removes.
+enum MonitorRangeClass : u32 { kAutomaticRanges = 1, kUserRanges = 2, kAllRanges = 3 };
+
+struct MonitorConfig {
+    int levels;               // 1..kMonitorMaxLevels cache levels
+    unsigned line_bits;       // log2 of the line size (all levels share it), 2..16
+    u32 histogram_lines;      // dynamic mode: bucket = k cache lines (power of two); 0 = not this mode
+    u32 histogram_bins;       // dynamic mode: N equal portions of each block; 0 = not this mode
+                              // (at most one of the two non-zero; both 0 = static mode)
+    u32 slots;                // counter slots of the emulated hardware monitor; 0 = unlimited
+};
+
+// Internal records (public only so that the inline hot path can see them).
+namespace mon {
+
+constexpr u32 kStride = 2 * (kMonitorMaxLevels + 1);  // served[kind][depth]
+constexpr u32 kNone = 0xffffffffu;
+constexpr u32 kCacheWays = 4;
+
+// The counters of one (structure, thread) pair.
+struct Row {
+    Row* next;  // next row of the structure (ascending thread) or of the free list
+    u32 thread;
+    u32 pad;
+    u64 served[kStride];
+};
+
+struct Structure {
+    u64 served[kStride];
+    Row overflow;        // threads that found no free row (thread = kMonitorNoThread)
+    Row* rows;           // per-thread rows, ascending thread
+    Row* cur_row;        // row of cur_thread (last looked up)
+    u32 cur_thread;
+    u32 nrows;
+    bool overflow_used;
+    bool user;
+    bool counted;
+    u32 res_lines;       // requested resolution (lines or bins, or neither)
+    u32 res_bins;
+    u64* hist;           // nbuckets x (2 x (levels+1)) counters; null in static mode
+    u32 nbuckets;
+    u32 hist_cap;        // buckets allocated
+    u32 bins;            // bins mode: N; 0 in lines mode
+    unsigned hist_shift; // lines mode: log2 of the bucket size in bytes
+    u64 max_block;       // largest range ever added to the structure
+};
+
+struct Range {
+    u64 lo, hi;   // [lo, hi)
+    u64 prio;     // larger wins: user bit 63, then the add sequence number
+    u32 sid;      // structure
+    u32 link;     // free list / removal chain
+    bool user;
+    bool big;     // in the big-range list rather than the page table
+    bool live;
+    bool mark;
+};
+
+// One 4 KiB page of the page table and the small ranges touching it, sorted
+// by lo (inline up to kInline, else in heap).
+constexpr u32 kInline = 4;
+struct Page {
+    u64 page;    // page number; kEmptyPage when the slot is free
+    u32* heap;
+    u32 count;
+    u32 cap;     // heap capacity; 0 = ids are inline
+    u32 inl[kInline];
+    u32 overlap; // some ranges of the list overlap each other
+    u32 pad;
+};
+
+// Disjoint segments of the big ranges, each with the range that wins there.
+struct Seg {
+    u64 lo, hi;
+    u32 range;
+    u32 pad;
+};
+
+// A last-hit cache entry: over [lo, lo+len) the winning range is constant;
+// s == null when nothing counted is there.
+struct CacheEntry {
+    u64 lo, len;
+    Structure* s;
+    Row* row;     // row of the cache's thread
+    u64 base;     // lo of the winning range (histogram offsets)
+    u64 size;     // its size (bins mode)
+};
+
+}  // namespace mon
+
+class RangeMonitor {
+public:
+    // Validates cfg (err says why not) and gets the initial tables. No
+    // constructor: the object may live in static storage inside the tool.
+    bool init(const MonitorConfig& cfg, const Allocator& a, ErrorText& err);
+    void destroy();
+
+    // Registration (not hot; may allocate). Each of these, and
+    // prepare_thread(), refills the per-thread row pool.
+
+    // A new structure; returns its id (dense, 0, 1, 2...) or
+    // kMonitorNoStructure when memory could not be had. Slots: see above.
+    u32 add_structure(bool user_named);
+    // Histogram resolution of one structure (client request): lines (power of
+    // two) or bins as in MonitorConfig, or both 0 for counters only. The
+    // structure's histogram restarts empty. False on bad arguments.
+    bool set_resolution(u32 id, u32 lines, u32 bins);
+    // [lo, lo+size) now belongs to structure id. Where ranges overlap, one of
+    // a user-named structure beats one of an automatic structure, and among
+    // equals the most recently added wins. Histograms are over the offset
+    // inside the range (for a heap site: inside each block); a lines-mode
+    // histogram grows here when a larger block arrives. False on bad
+    // arguments (unknown id, size 0 or >= kMonitorMaxRangeSize, wrap-around)
+    // or no memory.
+    bool add_range(u64 lo, u64 size, u32 id);
+    // The ranges starting at lo of the given class stop belonging to their
+    // structures (free, munmap, forget); structures and counts stay. Returns
+    // how many were removed.
+    u32 remove_range(u64 lo, MonitorRangeClass which = kAllRanges);
+    // Removes every range overlapping [lo, lo+size); returns how many.
+    u32 remove_ranges_in(u64 lo, u64 size);
+    // Call when `thread` is created or scheduled (Valgrind's
+    // track_start_client_code): keeps enough free per-thread rows that the
+    // thread can touch every counted structure before the next call. Threads
+    // that run without it may find the pool empty; their accesses then count
+    // in the structure's row for kMonitorNoThread (totals stay exact).
+    void prepare_thread(u32 thread);
+
+    // HOT PATH: one cache-line access at byte address addr (the first byte of
+    // the access in this line) of kind kRead or kWrite (others are ignored),
+    // served at `depth` (0..levels), by `thread` (!= kMonitorNoThread).
+    // Never allocates.
+    inline void record(u64 addr, AccessKind kind, unsigned depth, u32 thread);
+
+    // Results. kind: 0 = read, 1 = write; depth 0..levels. Out-of-range
+    // arguments give 0.
+    u32 structures() const { return nstructs_; }
+    bool counted(u32 id) const { return id < nstructs_ && structs_[id].counted; }
+    bool user_named(u32 id) const { return id < nstructs_ && structs_[id].user; }
+    u64 served(u32 id, int kind, unsigned depth) const;
+    // Threads with counts for the structure, ascending; kMonitorNoThread last
+    // if the row pool ran dry for it.
+    u32 threads_seen(u32 id) const;
+    u32 thread_at(u32 id, u32 i) const;
+    u64 served_thread(u32 id, u32 i, int kind, unsigned depth) const;
+    // Histogram (dynamic mode, counted structures with ranges; else 0 buckets).
+    u32 buckets(u32 id) const;
+    u64 bucket_bytes(u32 id) const;  // lines mode; 0 in bins or static mode
+    u32 bins(u32 id) const;          // bins mode: N; else 0
+    u64 bucket_served(u32 id, u32 bucket, int kind, unsigned depth) const;
+    // Largest range ever added to the structure.
+    u64 max_block(u32 id) const { return id < nstructs_ ? structs_[id].max_block : 0; }
+    // Zeroes all counters and histograms; structures and ranges stay.
+    void zero();
+
+    int levels() const { return cfg_.levels; }
+    u32 live_ranges() const { return live_ranges_; }
+    // Whether some access ever found the row pool empty.
+    bool rows_starved() const { return rows_starved_; }
+
+private:
+    void clear_fields();
+    void* mem(size_t bytes);
+    void unmem(void* p);
+    template <class T> bool grow(T*& p, u32& cap, u32 need);
+
+    void flush_cache();
+    void record_slow(u64 addr, u32 idx, u32 thread);
+    void resolve(u64 addr, u32 thread, mon::CacheEntry& e);
+    mon::Row* row_for(mon::Structure& s, u32 thread);
+    static inline void bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 hstride);
+
+    bool ensure_rows();
+    void release_rows(mon::Structure& s);
+    void drop_structure_counts(mon::Structure& s);
+    bool size_hist(mon::Structure& s, u64 block);
+
+    u32 new_range();
+    void free_range(u32 r);
+    bool insert_small(u32 r);
+    void remove_small(u32 r);
+    bool insert_big(u32 r);
+    bool remove_big(u32 r, bool* rebuild);
+    bool rebuild_segs();
+    void remove_chain(u32 head);
+
+    u32 page_find(u64 page) const;
+    u32 page_insert(u64 page);
+    bool page_rehash(u32 bits);
+    void page_erase(u32 slot);
+    u32* page_ids(mon::Page& p) { return p.cap ? p.heap : p.inl; }
+    const u32* page_ids(const mon::Page& p) const { return p.cap ? p.heap : p.inl; }
+    bool page_add(u64 page, u32 r);
+    void page_remove(u64 page, u32 r);
+
+    Allocator alloc_;
+    MonitorConfig cfg_;
+    u32 dstride_;  // levels + 1
+    u32 hstride_;  // 2 * (levels + 1)
+
+    mon::CacheEntry cache_[mon::kCacheWays];
+    u32 cache_thread_;
+
+    mon::Structure* structs_;
+    u32 nstructs_, cap_structs_, ncounted_;
+
+    mon::Range* ranges_;
+    u32 nranges_, cap_ranges_, free_range_, live_ranges_;
+    u64 seq_;
+
+    mon::Page* pages_;
+    u32 page_bits_;   // log2 of the table's slots
+    u32 pages_used_;
+
+    u32* big_;        // live big ranges (any order)
+    u32 nbig_, cap_big_;
+    mon::Seg* segs_;  // resolved big ranges, sorted, disjoint
+    u32 nsegs_, cap_segs_;
+    bool big_overlap_;  // some big ranges overlap (segments are not 1:1)
+
+    mon::Row* free_rows_;
+    u32 nfree_rows_;
+    void* row_chunks_;
+    bool rows_starved_;
+};
+
+inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 hstride) {
+    mon::Structure* s = e.s;
+    ++s->served[idx];
+    ++e.row->served[idx];
+    if (s->hist) {
+        u64 off = addr - e.base;
+        u64 b = s->bins ? off * s->bins / e.size : off >> s->hist_shift;
+        ++s->hist[b * hstride + idx];
+    }
+}
+
+inline void RangeMonitor::record(u64 addr, AccessKind kind, unsigned depth, u32 thread) {
+    u32 k = u32(kind) - 1u;  // kRead -> 0, kWrite -> 1
+    if (k > 1u) return;
+    if (depth > u32(cfg_.levels)) depth = u32(cfg_.levels);
+    u32 idx = k * dstride_ + depth;
+    const mon::CacheEntry& e = cache_[0];
+    if (addr - e.lo < e.len && thread == cache_thread_) {
+        if (e.s) bump(e, addr, idx, hstride_);
+        return;
+    }
+    record_slow(addr, idx, thread);
+}
+
+}  // namespace ompsim
+
+#endif

@@ -1,0 +1,386 @@
+#include "DataStructures.h"
+
+#include <stddef.h>
+
+#include "ProfileWriter.h"
+
+namespace ompsim {
+namespace ds {
+
+RangeMonitor g_mon;
+bool g_on;
+u32 g_thread;
+
+namespace {
+
+// Frames that identify an allocation site: enough to tell apart the same
+// helper called from different places, few enough to group a loop's blocks.
+constexpr UInt kSiteFrames = 3;
+
+enum Kind : UChar { kGlobal, kHeap, kUser };
+const HChar* const kKindName[] = {"global", "heap", "user"};
+
+struct Info {
+    Kind kind;
+    const HChar* name;
+    const HChar* file;
+    UInt line;
+    Addr addr;      // globals and user ranges; first block for heap sites
+    ULong size;     // extent; largest block for heap sites
+    ULong blocks;   // allocations (heap), 1 otherwise
+    ULong bytes;    // bytes allocated in all (heap)
+    Addr ips[kSiteFrames];
+    UInt nips;
+};
+
+struct SiteKey {
+    ULong hash;
+    UInt n;
+    Addr ips[kSiteFrames];
+};
+struct SiteNode {
+    SiteKey key;
+    u32 sid;
+};
+struct Block {
+    Addr p;  // key
+    SizeT n;
+    u32 sid;
+    bool user;
+};
+
+Options g_opt;
+Info* g_info;
+u32 g_ninfo, g_cap;
+OSet* g_sites;   // SiteNode by SiteKey
+OSet* g_blocks;  // live heap blocks and user ranges by address
+ULong g_handles[64];
+UInt g_nhandles;
+
+void* mon_alloc(void*, size_t n) { return VG_(malloc)("ompsim.monitor", n); }
+void mon_release(void*, void* p) { VG_(free)(p); }
+
+Word cmp_site(const void* key, const void* elem) {
+    const SiteKey* a = static_cast<const SiteKey*>(key);
+    const SiteKey* b = &static_cast<const SiteNode*>(elem)->key;
+    if (a->hash != b->hash) return a->hash < b->hash ? -1 : 1;
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    for (UInt i = 0; i < a->n; ++i)
+        if (a->ips[i] != b->ips[i]) return a->ips[i] < b->ips[i] ? -1 : 1;
+    return 0;
+}
+
+Info& new_info(u32 sid, Kind kind) {
+    if (sid >= g_cap) {
+        u32 cap = g_cap ? g_cap * 2 : 64;
+        while (cap <= sid) cap *= 2;
+        g_info = static_cast<Info*>(VG_(realloc)("ompsim.ds.info", g_info, cap * sizeof(Info)));
+        g_cap = cap;
+    }
+    if (sid >= g_ninfo) g_ninfo = sid + 1;
+    Info& i = g_info[sid];
+    VG_(memset)(&i, 0, sizeof i);
+    i.kind = kind;
+    i.name = "";
+    i.file = "";
+    return i;
+}
+
+// "declared at FILE:LINE" from Valgrind's description of a data address.
+void declared_at(Addr a, const HChar** file, UInt* line) {
+    *file = "";
+    *line = 0;
+    XArray* d1 = VG_(newXA)(VG_(malloc), "ompsim.ds.d1", VG_(free), sizeof(HChar));
+    XArray* d2 = VG_(newXA)(VG_(malloc), "ompsim.ds.d2", VG_(free), sizeof(HChar));
+    if (VG_(get_data_description)(d1, d2, VG_(current_DiEpoch)(), a)) {
+        HChar zero = 0;
+        VG_(addToXA)(d2, &zero);
+        const HChar* text = static_cast<const HChar*>(VG_(indexXA)(d2, 0));
+        const HChar* at = VG_(strstr)(text, "declared at ");
+        if (at) {
+            at += 12;
+            const HChar* colon = VG_(strrchr)(at, ':');
+            if (colon) {
+                SizeT len = colon - at;
+                HChar* f = static_cast<HChar*>(VG_(malloc)("ompsim.ds.file", len + 1));
+                VG_(memcpy)(f, at, len);
+                f[len] = 0;
+                *file = f;
+                *line = (UInt)VG_(strtoll10)(colon + 1, nullptr);
+            }
+        }
+    }
+    VG_(deleteXA)(d1);
+    VG_(deleteXA)(d2);
+}
+
+bool in_preload(DiEpoch ep, Addr ip) {
+    DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
+    const HChar* f = di ? VG_(DebugInfo_get_filename)(di) : nullptr;
+    return f && VG_(strstr)(f, "vgpreload_ompsim");
+}
+
+bool system_object(const HChar* path) {
+    return path && (VG_(strncmp)(path, "/lib", 4) == 0 || VG_(strncmp)(path, "/usr/lib", 8) == 0);
+}
+
+}  // namespace
+
+void init(const Options& o, const HierarchyConfig& cfg) {
+    g_opt = o;
+    g_on = o.enabled;
+    g_thread = 1;
+    if (!g_on) return;
+    MonitorConfig mc;
+    mc.levels = cfg.levels;
+    mc.line_bits = (unsigned)log2_exact(cfg.level[0].line);
+    mc.histogram_lines = o.histogram_lines;
+    mc.histogram_bins = o.histogram_bins;
+    mc.slots = o.slots;
+    ErrorText err;
+    error_clear(err);
+    Allocator a = {mon_alloc, mon_release, nullptr};
+    if (!g_mon.init(mc, a, err)) fatal_user_error(err.text);
+    g_mon.prepare_thread(1);
+    g_sites = VG_(OSetGen_Create)(offsetof(SiteNode, key), cmp_site, VG_(malloc), "ompsim.ds.sites", VG_(free));
+    g_blocks = VG_(OSetGen_Create)(offsetof(Block, p), nullptr, VG_(malloc), "ompsim.ds.blocks", VG_(free));
+}
+
+void set_thread(ThreadId tid) {
+    if (g_on && tid != g_thread) {
+        g_mon.prepare_thread(tid);
+        g_thread = tid;
+    }
+}
+
+void heap_alloc(ThreadId tid, Addr p, SizeT n) {
+    if (!g_on || n == 0) return;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    Addr raw[kSiteFrames + 4];
+    UInt got = VG_(get_StackTrace)(tid, raw, kSiteFrames + 4, nullptr, nullptr, 0);
+    SiteKey key;
+    VG_(memset)(&key, 0, sizeof key);
+    for (UInt i = 0; i < got && key.n < kSiteFrames; ++i) {
+        if (in_preload(ep, raw[i])) continue;  // the wrapper itself
+        key.ips[key.n++] = raw[i];
+    }
+    key.hash = 1469598103934665603ULL;
+    for (UInt i = 0; i < key.n; ++i) key.hash = (key.hash ^ key.ips[i]) * 1099511628211ULL;
+
+    SiteNode* site = static_cast<SiteNode*>(VG_(OSetGen_Lookup)(g_sites, &key));
+    if (!site) {
+        site = static_cast<SiteNode*>(VG_(OSetGen_AllocNode)(g_sites, sizeof(SiteNode)));
+        site->key = key;
+        site->sid = g_mon.add_structure(false);
+        VG_(OSetGen_Insert)(g_sites, site);
+        Info& in = new_info(site->sid, kHeap);
+        in.addr = p;
+        in.nips = key.n;
+        for (UInt i = 0; i < key.n; ++i) in.ips[i] = key.ips[i];
+        // Named after the allocating function and line, like a variable.
+        const HChar* fn = nullptr;
+        const HChar *file = nullptr, *dir = nullptr;
+        UInt line = 0;
+        if (key.n && VG_(get_fnname)(ep, key.ips[0] - 1, &fn)) in.name = VG_(strdup)("ompsim.ds.name", fn);
+        if (key.n && VG_(get_filename_linenum)(ep, key.ips[0] - 1, &file, &dir, &line)) {
+            in.file = VG_(strdup)("ompsim.ds.file", file);
+            in.line = line;
+        }
+    }
+    Info& in = g_info[site->sid];
+    in.blocks++;
+    in.bytes += n;
+    if (n > in.size) in.size = n;
+    // A block at an address that is still live (a missed free) is replaced.
+    heap_free(p);
+    Block* b = static_cast<Block*>(VG_(OSetGen_AllocNode)(g_blocks, sizeof(Block)));
+    b->p = p;
+    b->n = n;
+    b->sid = site->sid;
+    b->user = false;
+    VG_(OSetGen_Insert)(g_blocks, b);
+    g_mon.add_range(p, n, site->sid);
+}
+
+void heap_free(Addr p) {
+    if (!g_on) return;
+    Block* b = static_cast<Block*>(VG_(OSetGen_Lookup)(g_blocks, &p));
+    if (!b || b->user) return;
+    VG_(OSetGen_Remove)(g_blocks, &p);
+    g_mon.remove_range(p, kAutomaticRanges);
+    VG_(OSetGen_FreeNode)(g_blocks, b);
+}
+
+void name_range(Addr p, SizeT n, const HChar* name) {
+    if (!g_on || n == 0) return;
+    u32 sid = g_mon.add_structure(true);
+    Info& in = new_info(sid, kUser);
+    in.name = VG_(strdup)("ompsim.ds.name", name ? name : "");
+    in.addr = p;
+    in.size = n;
+    in.blocks = 1;
+    declared_at(p, &in.file, &in.line);
+    g_mon.add_range(p, n, sid);
+}
+
+void forget_range(Addr p) {
+    if (g_on) g_mon.remove_range(p, kUserRanges);
+}
+
+void set_resolution(Addr p, UInt lines, UInt bins) {
+    if (!g_on) return;
+    // The structure whose range starts at p: a user range or global first
+    // (most recent first), then a heap block.
+    for (u32 i = g_ninfo; i-- > 0;) {
+        if (g_info[i].kind != kHeap && g_info[i].addr == p) {
+            g_mon.set_resolution(i, lines, bins);
+            return;
+        }
+    }
+    if (Block* b = static_cast<Block*>(VG_(OSetGen_Lookup)(g_blocks, &p))) g_mon.set_resolution(b->sid, lines, bins);
+}
+
+void new_mapping(Addr a, SizeT, ULong di_handle) {
+    if (!g_on || di_handle == 0) return;
+    for (UInt i = 0; i < g_nhandles; ++i)
+        if (g_handles[i] == di_handle) return;
+    if (g_nhandles < 64) g_handles[g_nhandles++] = di_handle;
+    // The program's own objects only: system libraries (libc, ld.so, libstdc++)
+    // hold hundreds of internal globals, and evaluating their DWARF location
+    // expressions makes Valgrind 3.19 print warnings for newer DWARF opcodes.
+    NSegment const* seg = VG_(am_find_nsegment)(a);
+    const HChar* path = seg ? VG_(am_get_filename)(seg) : nullptr;
+    if (!path || system_object(path)) return;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    XArray* blocks = VG_(di_get_global_blocks_from_dihandle)(di_handle, False);
+    for (Word i = 0; i < VG_(sizeXA)(blocks); ++i) {
+        GlobalBlock* gb = static_cast<GlobalBlock*>(VG_(indexXA)(blocks, i));
+        // Arrays and anything of a cache line or more; lone scalars would
+        // only crowd the report.
+        if (!gb->isVec && gb->szB < 64) continue;
+        u32 sid = g_mon.add_structure(false);
+        Info& in = new_info(sid, kGlobal);
+        const HChar* sym = nullptr;
+        PtrdiffT off = 0;
+        in.name = VG_(get_datasym_and_offset)(ep, gb->addr, &sym, &off) && off == 0
+                      ? VG_(strdup)("ompsim.ds.name", sym)
+                      : VG_(strdup)("ompsim.ds.name", gb->name);
+        in.addr = gb->addr;
+        in.size = gb->szB;
+        in.blocks = 1;
+        declared_at(gb->addr, &in.file, &in.line);
+        g_mon.add_range(gb->addr, gb->szB, sid);
+    }
+    VG_(deleteXA)(blocks);
+}
+
+void unmapped(Addr a, SizeT len) {
+    if (g_on) g_mon.remove_ranges_in(a, len);
+}
+
+namespace {
+
+void put_text(VgFile* fp, const HChar* s) { put_xml_escaped(fp, s); }
+
+// Data events of a structure, in document order: Dr D1mr.. Dw D1mw..
+void put_served(VgFile* fp, int levels, const ULong* rd, const ULong* wr) {
+    const ULong* sv[2] = {rd, wr};
+    bool first = true;
+    for (int k = 0; k < 2; ++k) {
+        ULong refs = 0;
+        for (int d = 0; d <= levels; ++d) refs += sv[k][d];
+        VG_(fprintf)(fp, first ? "%llu" : " %llu", refs);
+        first = false;
+        for (int lvl = 0; lvl < levels; ++lvl) {
+            ULong m = 0;
+            for (int d = lvl + 1; d <= levels; ++d) m += sv[k][d];
+            VG_(fprintf)(fp, " %llu", m);
+        }
+    }
+}
+
+}  // namespace
+
+void write_xml(VgFile* fp, const HierarchyConfig& cfg) {
+    if (!g_on) return;
+    int levels = cfg.levels;
+    const HChar* mode = g_opt.histogram_lines ? "lines" : g_opt.histogram_bins ? "bins" : "static";
+    VG_(fprintf)(fp, "  <data-structures mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n", mode,
+                 g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins, g_opt.slots);
+    DiEpoch ep = VG_(current_DiEpoch)();
+    for (u32 id = 0; id < g_ninfo; ++id) {
+        const Info& in = g_info[id];
+        ULong rd[kMonitorMaxLevels + 1], wr[kMonitorMaxLevels + 1];
+        ULong total = 0;
+        for (int d = 0; d <= levels; ++d) {
+            rd[d] = g_mon.served(id, 0, d);
+            wr[d] = g_mon.served(id, 1, d);
+            total += rd[d] + wr[d];
+        }
+        if (total == 0 && in.kind != kUser) continue;
+        VG_(fprintf)(fp, "    <data-structure kind=\"%s\" name=\"", kKindName[in.kind]);
+        put_text(fp, in.name);
+        VG_(fprintf)(fp, "\" file=\"");
+        put_text(fp, in.file);
+        VG_(fprintf)(fp, "\" line=\"%u\" address=\"0x%lx\" size=\"%llu\" blocks=\"%llu\" bytes=\"%llu\" counted=\"%s\">\n",
+                     in.line, in.kind == kHeap ? 0UL : in.addr, in.size, in.blocks,
+                     in.kind == kHeap ? in.bytes : in.size, g_mon.counted(id) ? "true" : "false");
+        if (in.kind == kHeap) {
+            VG_(fprintf)(fp, "      <site>");
+            for (UInt f = 0; f < in.nips; ++f) {
+                const HChar *fn = nullptr, *file = nullptr, *dir = nullptr;
+                UInt line = 0;
+                if (f) VG_(fprintf)(fp, " | ");
+                put_text(fp, VG_(get_fnname)(ep, in.ips[f] - 1, &fn) ? fn : "???");
+                if (VG_(get_filename_linenum)(ep, in.ips[f] - 1, &file, &dir, &line)) {
+                    VG_(fprintf)(fp, " (");
+                    put_text(fp, file);
+                    VG_(fprintf)(fp, ":%u)", line);
+                }
+            }
+            VG_(fprintf)(fp, "</site>\n");
+        }
+        VG_(fprintf)(fp, "      <costs>");
+        put_served(fp, levels, rd, wr);
+        VG_(fprintf)(fp, "</costs>\n");
+        for (u32 t = 0; t < g_mon.threads_seen(id); ++t) {
+            u32 thread = g_mon.thread_at(id, t);
+            for (int d = 0; d <= levels; ++d) {
+                rd[d] = g_mon.served_thread(id, t, 0, d);
+                wr[d] = g_mon.served_thread(id, t, 1, d);
+            }
+            if (thread == kMonitorNoThread)
+                VG_(fprintf)(fp, "      <thread id=\"other\"><costs>");
+            else
+                VG_(fprintf)(fp, "      <thread id=\"%u\"><costs>", thread);
+            put_served(fp, levels, rd, wr);
+            VG_(fprintf)(fp, "</costs></thread>\n");
+        }
+        u32 nb = g_mon.buckets(id);
+        if (nb) {
+            if (g_mon.bins(id))
+                VG_(fprintf)(fp, "      <histogram bins=\"%u\">\n", g_mon.bins(id));
+            else
+                VG_(fprintf)(fp, "      <histogram bucket-bytes=\"%llu\" buckets=\"%u\">\n",
+                             (ULong)g_mon.bucket_bytes(id), nb);
+            for (u32 b = 0; b < nb; ++b) {
+                ULong sum = 0;
+                for (int d = 0; d <= levels; ++d) {
+                    rd[d] = g_mon.bucket_served(id, b, 0, d);
+                    wr[d] = g_mon.bucket_served(id, b, 1, d);
+                    sum += rd[d] + wr[d];
+                }
+                if (sum == 0) continue;
+                VG_(fprintf)(fp, "        <bucket index=\"%u\">", b);
+                put_served(fp, levels, rd, wr);
+                VG_(fprintf)(fp, "</bucket>\n");
+            }
+            VG_(fprintf)(fp, "      </histogram>\n");
+        }
+        VG_(fprintf)(fp, "    </data-structure>\n");
+    }
+    VG_(fprintf)(fp, "  </data-structures>\n");
+}
+
+}  // namespace ds
+}  // namespace ompsim

@@ -1,0 +1,53 @@
+// Which data structures the program has, found without asking: global and
+// static variables from the debug information, heap blocks grouped by
+// allocation site (reported by the preload library), and ranges the program
+// names with OMPSIM_NAME_RANGE. Their counters live in the RangeMonitor
+// (monitor/), which the simulation helpers feed with every data access.
+#ifndef OMPSIM_VGTOOL_DATASTRUCTURES_H
+#define OMPSIM_VGTOOL_DATASTRUCTURES_H
+
+#include "CacheConfig.h"
+#include "RangeMonitor.h"
+#include "ValgrindApi.h"
+
+namespace ompsim {
+namespace ds {
+
+struct Options {
+    bool enabled;         // --monitor=yes|no
+    u32 histogram_lines;  // --histogram-lines=k
+    u32 histogram_bins;   // --histogram-bins=N
+    u32 slots;            // --monitor-slots=N
+};
+
+extern RangeMonitor g_mon;
+extern bool g_on;          // monitoring is enabled
+extern u32 g_thread;       // the running Valgrind thread
+
+// Hot path: one simulated line of a data access (kind kRead or kWrite).
+inline void record(u64 addr, AccessKind kind, unsigned depth) {
+    if (g_on) g_mon.record(addr, kind, depth, g_thread);
+}
+
+void init(const Options& o, const HierarchyConfig& cfg);
+void set_thread(ThreadId tid);
+
+// Client requests.
+void heap_alloc(ThreadId tid, Addr p, SizeT n);
+void heap_free(Addr p);
+void name_range(Addr p, SizeT n, const HChar* name);
+void forget_range(Addr p);
+void set_resolution(Addr p, UInt lines, UInt bins);
+
+// Memory events: globals of newly mapped objects; unmapped memory loses
+// whatever was monitored there.
+void new_mapping(Addr a, SizeT len, ULong di_handle);
+void unmapped(Addr a, SizeT len);
+
+// The <data-structures> section of the document (docs/output-format.md).
+void write_xml(VgFile* fp, const HierarchyConfig& cfg);
+
+}  // namespace ds
+}  // namespace ompsim
+
+#endif
