@@ -165,6 +165,23 @@ void load_config_file(const HChar* path) {
     // The builder keeps pointers into buf: it stays allocated for the run.
 }
 
+// An output file must be writable before the client runs: finding out at
+// exit would lose the whole run. Creating it now tests exactly that (the
+// document replaces it at exit).
+// Returns the path it created (to be removed if a later check fails).
+HChar* check_output_file(const HChar* option, const HChar* name_template, HChar* undo) {
+    HChar* path = VG_(expand_file_name)(option, name_template);
+    VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
+    if (!fp) {
+        if (undo) VG_(unlink)(undo);
+        HChar msg[400];
+        VG_(snprintf)(msg, sizeof msg, "%s: cannot create '%s' (missing or unwritable directory?)", option, path);
+        fatal_user_error(msg);
+    }
+    VG_(fclose)(fp);
+    return path;
+}
+
 void post_clo_init() {
     if (const HChar* path = builder_config_path(g_builder)) load_config_file(path);
     ErrorText err;
@@ -206,6 +223,10 @@ void post_clo_init() {
     cost::init();
     ds::init(g_ds, g_cfg);
     g_collecting = g_collect_at_start;
+    // Last, so that a run refused for another reason leaves no empty file.
+    HChar* doc = check_output_file("--output-file", g_output_file, nullptr);
+    if (g_cachegrind_out) VG_(free)(check_output_file("--cachegrind-out-file", g_cachegrind_out, doc));
+    VG_(free)(doc);
 }
 
 // Instrumentation is switched off (not merely skipped at run time) while

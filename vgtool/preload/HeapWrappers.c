@@ -54,6 +54,20 @@ static void report_free(void* p) {
         return r;                                                \
     }
 
+/* void* f(size_t, X, Y) : aligned nothrow operator new (size first) */
+#define WRAP_ALLOC3(soname, fn)                                  \
+    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n, size_t al, void* nt); \
+    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n, size_t al, void* nt) { \
+        OrigFn orig;                                             \
+        void* r;                                                 \
+        VALGRIND_GET_ORIG_FN(orig);                              \
+        ++depth;                                                 \
+        CALL_FN_W_WWW(r, orig, n, al, nt);                       \
+        --depth;                                                 \
+        report_alloc(r, n);                                      \
+        return r;                                                \
+    }
+
 /* void f(void*, ...) : free and every operator delete */
 #define WRAP_FREE(soname, fn)                                    \
     void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p, size_t a, size_t b); \
@@ -110,28 +124,8 @@ WRAP_ALLOC2(LIBSTDCXX, _ZnwmRKSt9nothrow_t, a)
 WRAP_ALLOC2(LIBSTDCXX, _ZnamRKSt9nothrow_t, a)
 WRAP_ALLOC2(LIBSTDCXX, _ZnwmSt11align_val_t, a)
 WRAP_ALLOC2(LIBSTDCXX, _ZnamSt11align_val_t, a)
-void* I_WRAP_SONAME_FNNAME_ZU(LIBSTDCXX, _ZnwmSt11align_val_tRKSt9nothrow_t)(size_t n, size_t al, void* nt);
-void* I_WRAP_SONAME_FNNAME_ZU(LIBSTDCXX, _ZnwmSt11align_val_tRKSt9nothrow_t)(size_t n, size_t al, void* nt) {
-    OrigFn orig;
-    void* r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ++depth;
-    CALL_FN_W_WWW(r, orig, n, al, nt);
-    --depth;
-    report_alloc(r, n);
-    return r;
-}
-void* I_WRAP_SONAME_FNNAME_ZU(LIBSTDCXX, _ZnamSt11align_val_tRKSt9nothrow_t)(size_t n, size_t al, void* nt);
-void* I_WRAP_SONAME_FNNAME_ZU(LIBSTDCXX, _ZnamSt11align_val_tRKSt9nothrow_t)(size_t n, size_t al, void* nt) {
-    OrigFn orig;
-    void* r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ++depth;
-    CALL_FN_W_WWW(r, orig, n, al, nt);
-    --depth;
-    report_alloc(r, n);
-    return r;
-}
+WRAP_ALLOC3(LIBSTDCXX, _ZnwmSt11align_val_tRKSt9nothrow_t)
+WRAP_ALLOC3(LIBSTDCXX, _ZnamSt11align_val_tRKSt9nothrow_t)
 WRAP_FREE(LIBSTDCXX, _ZdlPv)
 WRAP_FREE(LIBSTDCXX, _ZdaPv)
 WRAP_FREE(LIBSTDCXX, _ZdlPvm)
