@@ -301,12 +301,13 @@ void put_served(VgFile* fp, int levels, const ULong* rd, const ULong* wr) {
 
 }  // namespace
 
-void write_xml(VgFile* fp, const HierarchyConfig& cfg) {
+void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
     if (!g_on) return;
     int levels = cfg.levels;
     const HChar* mode = g_opt.histogram_lines ? "lines" : g_opt.histogram_bins ? "bins" : "static";
-    VG_(fprintf)(fp, "  <data-structures mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n", mode,
-                 g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins, g_opt.slots);
+    VG_(fprintf)(fp, "  <data-structures events=\"%s\" mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n",
+                 events, mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
+                 g_opt.slots);
     DiEpoch ep = VG_(current_DiEpoch)();
     for (u32 id = 0; id < g_ninfo; ++id) {
         const Info& in = g_info[id];

@@ -44,8 +44,9 @@ void set_resolution(Addr p, UInt lines, UInt bins);
 void new_mapping(Addr a, SizeT len, ULong di_handle);
 void unmapped(Addr a, SizeT len);
 
-// The <data-structures> section of the document (docs/output-format.md).
-void write_xml(VgFile* fp, const HierarchyConfig& cfg);
+// The <data-structures> section of the document (docs/output-format.md);
+// `events` names the cost columns ("Dr D1mr .. Dw D1mw ..").
+void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events);
 
 }  // namespace ds
 }  // namespace ompsim

@@ -262,7 +262,16 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     }
     if (open_file) VG_(fprintf)(fp, "    </file>\n");
     VG_(fprintf)(fp, "  </program>\n");
-    ds::write_xml(fp, cfg);
+    // The data-structure columns are the document's Dr.. and Dw.. events.
+    HChar ds_events[8 * (2 * kMaxLevels + 2)];
+    ds_events[0] = 0;
+    for (int i = cfg.levels + 1; i < 3 * (cfg.levels + 1); ++i) {
+        HChar name[16];
+        event_name(cfg, i, name);
+        if (ds_events[0]) VG_(strcat)(ds_events, " ");
+        VG_(strcat)(ds_events, name);
+    }
+    ds::write_xml(fp, cfg, ds_events);
     VG_(fprintf)(fp, "</ompsim-profile>\n");
     VG_(fclose)(fp);
     if (VG_(clo_verbosity) > 0) VG_(umsg)("Profile document: %s\n", path);
