@@ -39,8 +39,20 @@ typedef enum {
     OMPSIM_USERREQ_SET_RESOLUTION,
     /* Sent by the tool's preload library (heap wrappers), not by programs. */
     OMPSIM_USERREQ_HEAP_ALLOC = VG_USERREQ_TOOL_BASE('O', 'M') + 0x100,
-    OMPSIM_USERREQ_HEAP_FREE
+    OMPSIM_USERREQ_HEAP_FREE,
+    /* Sent by libepapi and the preload library's simulated PAPI (see
+     * vgtool/EpapiService.h for the arguments), not by programs. */
+    OMPSIM_USERREQ_EPAPI_PROBE = VG_USERREQ_TOOL_BASE('O', 'M') + 0x200,
+    OMPSIM_USERREQ_UNSIMULATED_CODE,
+    OMPSIM_USERREQ_EPAPI_RANGE,
+    OMPSIM_USERREQ_EPAPI_QUERY,
+    OMPSIM_USERREQ_EPAPI_READ,
+    OMPSIM_USERREQ_EPAPI_HISTOGRAM,
+    OMPSIM_USERREQ_EPAPI_RESOLUTION
 } OmpsimClientRequest;
+
+/* OMPSIM_USERREQ_EPAPI_PROBE answers this under ompsim (0 elsewhere). */
+#define OMPSIM_EPAPI_MAGIC 0x0e9a9101
 
 #define OMPSIM_START_COLLECTION() \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_START_COLLECTION, 0, 0, 0, 0, 0)

@@ -105,6 +105,11 @@ void discard_sb_info(Addr sb_addr) {
     if (sb) VG_(OSetGen_FreeNode)(g_sbs, sb);
 }
 
+void for_each(void (*f)(const LineCC& cc, void* ctx), void* ctx) {
+    VG_(OSetGen_ResetIter)(g_lines);
+    while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) f(*cc, ctx);
+}
+
 void zero_all() {
     VG_(OSetGen_ResetIter)(g_lines);
     while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) {

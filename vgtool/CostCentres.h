@@ -46,6 +46,9 @@ LineCC* line_cc(Addr instr_addr);
 SBInfo* new_sb_info(Addr sb_addr, Int n_instrs);
 void discard_sb_info(Addr sb_addr);
 
+// Calls f(cc, ctx) for every LineCC, in no particular order.
+void for_each(void (*f)(const LineCC& cc, void* ctx), void* ctx);
+
 // Zeroes every LineCC's counters (OMPSIM_ZERO_COUNTERS).
 void zero_all();
 

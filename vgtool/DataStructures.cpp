@@ -12,6 +12,18 @@ bool g_on;
 u32 g_thread;
 
 namespace {
+// Automatic discovery (globals, heap sites): --monitor=yes. g_on can become
+// true without it, when the program names a range.
+bool g_auto;
+
+void turn_on() {
+    if (g_on) return;
+    g_on = true;
+    g_mon.prepare_thread(g_thread);
+}
+}  // namespace
+
+namespace {
 
 // Frames that identify an allocation site: enough to tell apart the same
 // helper called from different places, few enough to group a loop's blocks.
@@ -124,13 +136,21 @@ bool system_object(const HChar* path) {
     return path && (VG_(strncmp)(path, "/lib", 4) == 0 || VG_(strncmp)(path, "/usr/lib", 8) == 0);
 }
 
+// ompsim's own client-side objects (the preload library, a shared libepapi):
+// their globals are bookkeeping, not the program's data.
+bool ompsim_object(const HChar* path) {
+    return path && (VG_(strstr)(path, "vgpreload_ompsim") || VG_(strstr)(path, "libepapi.so"));
+}
+
 }  // namespace
 
 void init(const Options& o, const HierarchyConfig& cfg) {
     g_opt = o;
+    g_auto = o.enabled;
     g_on = o.enabled;
     g_thread = 1;
-    if (!g_on) return;
+    // The monitor is set up even with --monitor=no: named ranges and ePAPI
+    // ranges switch it on when the program asks (turn_on()).
     MonitorConfig mc;
     mc.levels = cfg.levels;
     mc.line_bits = (unsigned)log2_exact(cfg.level[0].line);
@@ -147,14 +167,13 @@ void init(const Options& o, const HierarchyConfig& cfg) {
 }
 
 void set_thread(ThreadId tid) {
-    if (g_on && tid != g_thread) {
-        g_mon.prepare_thread(tid);
-        g_thread = tid;
-    }
+    if (tid == g_thread) return;
+    g_thread = tid;
+    if (g_on) g_mon.prepare_thread(tid);
 }
 
 void heap_alloc(ThreadId tid, Addr p, SizeT n) {
-    if (!g_on || n == 0) return;
+    if (!g_auto || n == 0) return;
     DiEpoch ep = VG_(current_DiEpoch)();
     Addr raw[kSiteFrames + 4];
     UInt got = VG_(get_StackTrace)(tid, raw, kSiteFrames + 4, nullptr, nullptr, 0);
@@ -203,7 +222,7 @@ void heap_alloc(ThreadId tid, Addr p, SizeT n) {
 }
 
 void heap_free(Addr p) {
-    if (!g_on) return;
+    if (!g_auto) return;
     Block* b = static_cast<Block*>(VG_(OSetGen_Lookup)(g_blocks, &p));
     if (!b || b->user) return;
     VG_(OSetGen_Remove)(g_blocks, &p);
@@ -211,16 +230,31 @@ void heap_free(Addr p) {
     VG_(OSetGen_FreeNode)(g_blocks, b);
 }
 
-void name_range(Addr p, SizeT n, const HChar* name) {
-    if (!g_on || n == 0) return;
+void name_range(Addr p, SizeT n, const HChar* name) { add_user_range(p, n, name); }
+
+u32 add_user_range(Addr p, SizeT n, const HChar* name) {
+    if (n == 0) return kMonitorNoStructure;
+    turn_on();
     u32 sid = g_mon.add_structure(true);
+    if (sid == kMonitorNoStructure) return sid;
     Info& in = new_info(sid, kUser);
     in.name = VG_(strdup)("ompsim.ds.name", name ? name : "");
     in.addr = p;
     in.size = n;
     in.blocks = 1;
     declared_at(p, &in.file, &in.line);
-    g_mon.add_range(p, n, sid);
+    if (!g_mon.add_range(p, n, sid)) return kMonitorNoStructure;
+    return sid;
+}
+
+u32 find_range(Addr p, SizeT n) {
+    for (u32 i = g_ninfo; i-- > 0;)
+        if (g_info[i].kind != kHeap && g_info[i].addr == p && g_info[i].size == n) return i;
+    return kMonitorNoStructure;
+}
+
+void zero() {
+    if (g_on) g_mon.zero();
 }
 
 void forget_range(Addr p) {
@@ -241,7 +275,7 @@ void set_resolution(Addr p, UInt lines, UInt bins) {
 }
 
 void new_mapping(Addr a, SizeT, ULong di_handle) {
-    if (!g_on || di_handle == 0) return;
+    if (!g_auto || di_handle == 0) return;
     for (UInt i = 0; i < g_nhandles; ++i)
         if (g_handles[i] == di_handle) return;
     if (g_nhandles < 64) g_handles[g_nhandles++] = di_handle;
@@ -250,7 +284,7 @@ void new_mapping(Addr a, SizeT, ULong di_handle) {
     // expressions makes Valgrind 3.19 print warnings for newer DWARF opcodes.
     NSegment const* seg = VG_(am_find_nsegment)(a);
     const HChar* path = seg ? VG_(am_get_filename)(seg) : nullptr;
-    if (!path || system_object(path)) return;
+    if (!path || system_object(path) || ompsim_object(path)) return;
     DiEpoch ep = VG_(current_DiEpoch)();
     XArray* blocks = VG_(di_get_global_blocks_from_dihandle)(di_handle, False);
     for (Word i = 0; i < VG_(sizeXA)(blocks); ++i) {

@@ -21,7 +21,7 @@ struct Options {
 };
 
 extern RangeMonitor g_mon;
-extern bool g_on;          // monitoring is enabled
+extern bool g_on;          // some structure is monitored (--monitor=yes or a named range)
 extern u32 g_thread;       // the running Valgrind thread
 
 // Hot path: one simulated line of a data access (kind kRead or kWrite).
@@ -38,6 +38,13 @@ void heap_free(Addr p);
 void name_range(Addr p, SizeT n, const HChar* name);
 void forget_range(Addr p);
 void set_resolution(Addr p, UInt lines, UInt bins);
+// OMPSIM_ZERO_COUNTERS: every structure's counts and histogram restart.
+void zero();
+
+// For ePAPI: a user-named range (switching the monitor on), and the global
+// or named range that is exactly [p, p+n). kMonitorNoStructure if none.
+u32 add_user_range(Addr p, SizeT n, const HChar* name);
+u32 find_range(Addr p, SizeT n);
 
 // Memory events: globals of newly mapped objects; unmapped memory loses
 // whatever was monitored there.

@@ -1,5 +1,7 @@
 #include "Instrumenter.h"
 
+#include "EpapiService.h"
+
 extern "C" {
 #include "libvex_ir.h"
 }
@@ -178,17 +180,27 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
         addStmtToIRSB(s.out, sb_in->stmts[i]);
         ++i;
     }
+    // Instructions of ePAPI's own bookkeeping are neither simulated nor
+    // counted (EpapiService.h): they get no InstrInfo and no events.
     Int n_instrs = 0;
     for (Int j = i; j < sb_in->stmts_used; ++j)
-        if (sb_in->stmts[j]->tag == Ist_IMark) ++n_instrs;
+        if (sb_in->stmts[j]->tag == Ist_IMark && !epapi::unsimulated(sb_in->stmts[j]->Ist.IMark.addr))
+            ++n_instrs;
     tl_assert(closure->readdr == vge->base[0]);
     s.sb = cost::new_sb_info(closure->readdr, n_instrs);
     s.next_instr = 0;
 
     IRTypeEnv* tyenv = sb_in->tyenv;
     InstrInfo* cur = nullptr;
+    bool skip = false;
     for (; i < sb_in->stmts_used; ++i) {
         IRStmt* st = sb_in->stmts[i];
+        if (st->tag == Ist_IMark) skip = epapi::unsimulated(st->Ist.IMark.addr);
+        if (skip) {
+            if (st->tag == Ist_Exit) flush(s);
+            addStmtToIRSB(s.out, st);
+            continue;
+        }
         switch (st->tag) {
             case Ist_IMark: {
                 UInt len = st->Ist.IMark.len;

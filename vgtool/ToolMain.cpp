@@ -1,5 +1,6 @@
 // ompsim's Valgrind tool: registration, options, start-up and exit.
 #include "DataStructures.h"
+#include "EpapiService.h"
 #include "Instrumenter.h"
 #include "MachineConfig.h"
 #include "ProfileWriter.h"
@@ -222,6 +223,7 @@ void post_clo_init() {
     instrument_init(ic);
     cost::init();
     ds::init(g_ds, g_cfg);
+    epapi::init(g_cfg, sim::g_icache || g_cfg.cachegrind);
     g_collecting = g_collect_at_start;
     // Last, so that a run refused for another reason leaves no empty file.
     HChar* doc = check_output_file("--output-file", g_output_file, nullptr);
@@ -280,6 +282,8 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             set_collecting(false);
             break;
         case OMPSIM_USERREQ_ZERO_COUNTERS:
+            epapi::before_zero();
+            ds::zero();
             cost::zero_all();
             if (!g_cfg.cachegrind) sim::g_hier.reset_stats();
             break;
@@ -306,6 +310,7 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             break;
         }
         default:
+            if (epapi::handle_request(args, ret)) return True;
             VG_(umsg)("warning: unknown ompsim client request 0x%lx ignored\n", args[0]);
             *ret = 0;
             return True;

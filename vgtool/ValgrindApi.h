@@ -26,6 +26,7 @@ extern "C" {
 #include "pub_tool_stacktrace.h"
 #include "pub_tool_oset.h"
 #include "pub_tool_tooliface.h"
+#include "pub_tool_transtab.h"
 #include "pub_tool_xarray.h"
 }
 
