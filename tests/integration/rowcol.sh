@@ -13,10 +13,13 @@
 runner=$1 bin=$2 src=$3
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
-"$runner" -q --output-file="$t/doc.xml" --cachegrind-out-file="$t/out" "$bin" >"$t/stdout" 2>"$t/stderr" || {
+"$runner" -q --monitor=yes --output-file="$t/doc.xml" --cachegrind-out-file="$t/out" "$bin" >"$t/stdout" 2>"$t/stderr" || {
   echo "FAIL: tool run failed"; cat "$t/stderr"; exit 1; }
 status=0
 . "$(dirname "$0")/lib.sh"
 expect_line_costs "$t/out" "$src" '/\* ROWS \*/' "6 7 8 9" "1048576 131072 131072 0"
 expect_line_costs "$t/out" "$src" '/\* COLS \*/' "6 7 8 9" "1048576 1048576 1048576 0"
+m=$(python3 "$(dirname "$0")/monitor_doc.py" structure "$t/doc.xml" m | grep -E '^(kind|Dr|D[123]mr|D[123]mw)=' | tr '\n' ' ')
+want="kind=global Dr=2097152 D1mr=1179648 D2mr=1179648 D3mr=0 D1mw=131072 D2mw=131072 D3mw=131072 "
+if [ "$m" = "$want" ]; then echo "ok: array m: $m"; else echo "FAIL: array m: expected '$want', got '$m'"; status=1; fi
 exit $status
