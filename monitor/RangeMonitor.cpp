@@ -4,6 +4,7 @@ namespace ompsim {
 
 using mon::CacheEntry;
 using mon::kCacheWays;
+using mon::kWideEntries;
 using mon::kInline;
 using mon::kNone;
 using mon::kStride;
@@ -21,6 +22,8 @@ constexpr u64 kEmptyPage = ~u64(0);
 // A range touching at most this many pages goes into the page table (one
 // entry per page); larger ones into the big-range segments.
 constexpr u64 kSmallPages = 16;
+// How far (in pages, each way) resolve() may widen a cached interval.
+constexpr u32 kWidePages = 64;
 constexpr u32 kInitialPageBits = 10;
 // Free rows kept beyond one per counted structure.
 constexpr u32 kRowMargin = 16;
@@ -83,6 +86,8 @@ void RangeMonitor::clear_fields() {
     dstride_ = 1;
     hstride_ = 2;
     zero_bytes(cache_, sizeof cache_);
+    zero_bytes(wide_, sizeof wide_);
+    wide_next_ = 0;
     cache_thread_ = kMonitorNoThread;
     structs_ = nullptr;
     nstructs_ = cap_structs_ = ncounted_ = 0;
@@ -794,20 +799,23 @@ u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
 // ---------------------------------------------------------------- lookup
 
 void RangeMonitor::flush_cache() {
-    for (u32 w = 0; w < kCacheWays; ++w) {
-        cache_[w].lo = 0;
-        cache_[w].len = 0;
-        cache_[w].s = nullptr;
-        cache_[w].row = nullptr;
-    }
+    for (u32 w = 0; w < kCacheWays; ++w) zero_bytes(&cache_[w], sizeof cache_[w]);
+    for (u32 w = 0; w < kWideEntries; ++w) zero_bytes(&wide_[w], sizeof wide_[w]);
+    wide_next_ = 0;
 }
 
-// Finds the range that wins at addr and the largest interval around addr,
-// inside addr's page, over which it keeps winning (conservatively: every
-// range touching the page that does not contain addr is cut off).
+// Finds the range that wins at addr and the largest interval around addr
+// over which it keeps winning (conservatively: every range touching the page
+// that does not contain addr is cut off). The interval stays inside addr's
+// page unless that page holds no small range: then it grows page by page
+// (up to kWidePages each way) while the next page holds none either, within
+// the big-range segment (or gap between segments) around addr. A column
+// walk through a big array then resolves once per kWidePages pages instead
+// of once per access.
 void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
     u64 ilo = addr & ~kPageMask;
     u64 ilast = ilo + kPageMask;
+    u64 gfirst = 0, glast = ~u64(0);  // the segment or gap around addr
     u32 best = kNone;
     u64 best_prio = 0;
     if (nsegs_) {
@@ -816,20 +824,37 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
             u32 mid = (lo + hi) / 2;
             if (segs_[mid].lo <= addr) lo = mid + 1; else hi = mid;
         }
-        if (lo < nsegs_) ilast = min64(ilast, segs_[lo].lo - 1);
+        if (lo < nsegs_) glast = segs_[lo].lo - 1;
         if (lo > 0) {
             const Seg& s = segs_[lo - 1];
             if (addr < s.hi) {
                 best = s.range;
                 best_prio = ranges_[best].prio;
-                ilo = max64(ilo, s.lo);
-                ilast = min64(ilast, s.hi - 1);
+                gfirst = s.lo;
+                glast = min64(glast, s.hi - 1);
             } else {
-                ilo = max64(ilo, s.hi);
+                gfirst = s.hi;
             }
         }
+        ilo = max64(ilo, gfirst);
+        ilast = min64(ilast, glast);
     }
     u32 slot = page_find(addr >> kPageBits);
+    if (slot == kNone && pages_used_ < (1u << page_bits_)) {
+        u64 first = addr >> kPageBits, last = first;
+        for (u32 n = 0; n < kWidePages && ilo == (first << kPageBits) && ilo > gfirst &&
+                        page_find(first - 1) == kNone;
+             ++n) {
+            --first;
+            ilo = max64(first << kPageBits, gfirst);
+        }
+        for (u32 n = 0; n < kWidePages && ilast == (last << kPageBits) + kPageMask && ilast < glast &&
+                        page_find(last + 1) == kNone;
+             ++n) {
+            ++last;
+            ilast = min64((last << kPageBits) + kPageMask, glast);
+        }
+    }
     if (slot != kNone) {
         const Page& p = pages_[slot];
         const u32* ids = page_ids(p);
@@ -894,25 +919,27 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     if (thread != cache_thread_) {
         flush_cache();
         cache_thread_ = thread;
-    } else {
-        for (u32 w = 1; w < kCacheWays; ++w) {
-            if (addr - cache_[w].lo < cache_[w].len) {
-                CacheEntry hit = cache_[w];
-                for (u32 i = w; i > 0; --i) cache_[i] = cache_[i - 1];
-                cache_[0] = hit;
-                if (hit.s) bump(hit, addr, idx, hstride_);
-                return;
-            }
+    }
+    // Intervals wider than a page are also kept in two wide entries, which
+    // catch the accesses whose page slot holds something else.
+    for (u32 w = 0; w < kWideEntries; ++w) {
+        const CacheEntry& x = wide_[w];
+        if (addr - x.lo < x.len) {
+            if (x.s) bump(x, addr, idx, hstride_);
+            return;
         }
     }
-    for (u32 i = kCacheWays - 1; i > 0; --i) cache_[i] = cache_[i - 1];
-    resolve(addr, thread, cache_[0]);
+    CacheEntry& e = cache_[mon::cache_slot(addr)];
+    resolve(addr, thread, e);
+    if (e.len > kPageMask + 1 && !(e.s && e.row == &e.s->overflow)) {
+        wide_[wide_next_] = e;
+        wide_next_ = (wide_next_ + 1) % kWideEntries;
+    }
     // An entry whose row is the overflow row is not kept: it must look for a
     // free row again once the pool is refilled.
-    const CacheEntry& e = cache_[0];
     if (e.s) {
         bump(e, addr, idx, hstride_);
-        if (e.row == &e.s->overflow) cache_[0].len = 0;
+        if (e.row == &e.s->overflow) e.len = 0;
     }
 }
 

@@ -71,7 +71,14 @@ namespace mon {
 
 constexpr u32 kStride = 2 * (kMonitorMaxLevels + 1);  // served[kind][depth]
 constexpr u32 kNone = 0xffffffffu;
-constexpr u32 kCacheWays = 4;
+// The last-hit cache: direct-mapped by 4 KiB page number. Entries never
+// leave their page, so an entry lives in the slot of its page. 16 slots:
+// matmul's three arrays and the stack each keep their own entry, where the
+// earlier 4-entry move-to-front cache paid a shuffle on every alternation
+// (bench/monitor_overhead.sh, docs/performance.md).
+constexpr u32 kCacheWays = 16;
+inline u32 cache_slot(u64 addr) { return u32(addr >> 12) & (kCacheWays - 1); }
+constexpr u32 kWideEntries = 2;
 
 // The counters of one (structure, thread) pair.
 struct Row {
@@ -255,6 +262,8 @@ private:
     u32 hstride_;  // 2 * (levels + 1)
 
     mon::CacheEntry cache_[mon::kCacheWays];
+    mon::CacheEntry wide_[mon::kWideEntries];  // entries wider than a page
+    u32 wide_next_;
     u32 cache_thread_;
 
     mon::Structure* structs_;
@@ -296,7 +305,7 @@ inline void RangeMonitor::record(u64 addr, AccessKind kind, unsigned depth, u32 
     if (k > 1u) return;
     if (depth > u32(cfg_.levels)) depth = u32(cfg_.levels);
     u32 idx = k * dstride_ + depth;
-    const mon::CacheEntry& e = cache_[0];
+    const mon::CacheEntry& e = cache_[mon::cache_slot(addr)];
     if (addr - e.lo < e.len && thread == cache_thread_) {
         if (e.s) bump(e, addr, idx, hstride_);
         return;

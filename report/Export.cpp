@@ -46,6 +46,60 @@ std::string one_line(std::string s) {
     return s;
 }
 
+Json data_costs_json(const sir::DataStructures& ds, const std::vector<uint64_t>& costs) {
+    Json j = Json::object();
+    for (size_t i = 0; i < ds.events.size() && i < costs.size(); ++i) j[ds.events[i]] = costs[i];
+    return j;
+}
+
+Json histogram_json(const sir::DataStructures& ds, const sir::DataHistogram& h) {
+    Json j;
+    if (h.by_bins()) {
+        j["bins"] = h.bins;
+    } else {
+        j["bucket_bytes"] = h.bucket_bytes;
+        j["buckets"] = h.buckets;
+    }
+    j["entries"] = Json::array();
+    for (const auto& b : h.entries) j["entries"].push_back(Json{{"index", b.index}, {"costs", data_costs_json(ds, b.costs)}});
+    return j;
+}
+
+Json structure_json(const sir::DataStructures& ds, const sir::DataStructure& s) {
+    Json j;
+    j["kind"] = s.kind;
+    j["name"] = s.name;
+    j["file"] = s.file;
+    j["line"] = s.line;
+    j["address"] = fmt::format("0x{:x}", s.address);
+    j["size"] = s.size;
+    j["blocks"] = s.blocks;
+    j["bytes"] = s.bytes;
+    j["counted"] = s.counted;
+    j["site"] = s.site ? Json(*s.site) : Json(nullptr);
+    j["costs"] = data_costs_json(ds, s.costs);
+    j["threads"] = Json::array();
+    for (const auto& t : s.threads)
+        j["threads"].push_back(Json{{"id", t.id == sir::kOtherThread ? Json("other") : Json(t.id)},
+                                    {"costs", data_costs_json(ds, t.costs)}});
+    j["histogram"] = s.histogram ? histogram_json(ds, *s.histogram) : Json(nullptr);
+    return j;
+}
+
+// The <data-structures> section; null when the run was without --monitor=yes.
+Json data_structures_json(const sir::Document& doc) {
+    if (!doc.data_structures) return Json(nullptr);
+    const sir::DataStructures& ds = *doc.data_structures;
+    Json j;
+    j["events"] = ds.events;
+    j["mode"] = ds.mode;
+    j["resolution"] = ds.resolution;
+    j["slots"] = ds.slots;
+    j["structures"] = Json::array();
+    for (const auto& s : ds.structures) j["structures"].push_back(structure_json(ds, s));
+    return j;
+}
+
 }  // namespace
 
 std::string export_json(const sir::Document& doc) {
@@ -124,6 +178,7 @@ std::string export_json(const sir::Document& doc) {
         }
         j["files"].push_back(fj);
     }
+    j["data_structures"] = data_structures_json(doc);
     return j.dump(2) + "\n";
 }
 

@@ -1,6 +1,7 @@
 // ompsim-report: the command-line reader of ompsim profile documents
-// (sir/Document.h). One file per command (Summary, Annotate, Diff, Export),
-// shared helpers in Format.cpp, the command line in main.cpp.
+// (sir/Document.h). One file per command (Summary, Annotate, Diff, Export,
+// Arrays, Histogram with HistogramSvg), shared helpers in Format.cpp and, for
+// the data-structure commands, Structures.cpp; the command line in main.cpp.
 //
 // Exit statuses of every command: 0 success, 2 any error (unreadable or
 // invalid document, bad arguments; one line "ompsim-report: <message>" on
@@ -112,6 +113,39 @@ bool parse_limit(const std::string& spec, Limit& limit, std::string& error);
 // never exceed; a percentage limit is exceeded by any increase from 0.
 bool limit_exceeded(const Limit& limit, uint64_t old_value, uint64_t new_value);
 
+// ------------------------------------------------------------ Structures.cpp
+
+// The <data-structures> section of a document; throws Error (naming `path`
+// and --monitor=yes) when it has none.
+const sir::DataStructures& data_structures_of(const sir::Document& doc, const std::string& path);
+// The cache levels the section's columns cover (2 for "Dr D1mr D2mr Dw D1mw D2mw").
+int data_levels(const sir::DataStructures& ds);
+// The data cache at a level as <machine> names it ("D1", "L2", "LL"); "L<k>"
+// when the machine lists none.
+std::string level_name(const sir::Document& doc, int level);
+// --level: "2", "D1", "L2", "LL" (the last level), case-insensitive; throws
+// Error for anything else and for a level the section has no columns for.
+int parse_level(const sir::Document& doc, const std::string& spec);
+
+// The counts of one cost vector of the section at one level (1-based).
+// References reaching a level: every reference at level 1, the misses of
+// the level above below it; hits = references reaching it - its misses.
+struct LevelCounts {
+    uint64_t reads = 0, writes = 0;            // all references (Dr, Dw)
+    uint64_t read_refs = 0, write_refs = 0;    // references reaching the level
+    uint64_t read_misses = 0, write_misses = 0;
+    uint64_t read_hits() const;
+    uint64_t write_hits() const;
+};
+LevelCounts level_counts(const sir::DataStructures& ds, const std::vector<uint64_t>& costs, int level);
+
+// "file:line" of a structure (declared or allocated at); "-" when unknown.
+std::string location_text(const sir::DataStructure& s);
+// The structure a user names: its exact name, NAME@FILE:LINE (FILE may be
+// the end of the path after a '/'), or its index as "#N" or "N". Throws Error
+// when nothing matches or the name is ambiguous (listing the candidates).
+size_t find_structure(const sir::DataStructures& ds, const std::string& spec);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -121,6 +155,8 @@ void add_summary_command(CLI::App& app, Action& action);
 void add_annotate_command(CLI::App& app, Action& action);
 void add_diff_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
+void add_arrays_command(CLI::App& app, Action& action);
+void add_histogram_command(CLI::App& app, Action& action);
 
 // The commands themselves (output to `out`; errors thrown as Error).
 void run_summary(const std::string& path, std::ostream& out);
@@ -143,6 +179,44 @@ struct DiffOptions {
 // Returns kExitOk or kExitLimitExceeded. LIMIT EXCEEDED lines go to `out`
 // in text format and to `messages` in json format.
 int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& messages);
+
+struct ArraysOptions {
+    std::string path;
+    std::string level = "1";
+    std::string sort = "misses";  // see kArraysSortKeys in Arrays.cpp
+    size_t limit = 0;             // rows shown; 0 = all
+    std::string format = "text";  // text | json
+};
+void run_arrays(const ArraysOptions& options, std::ostream& out);
+
+struct HistogramOptions {
+    std::string path;
+    std::string name;  // NAME, NAME@FILE:LINE, #INDEX
+    std::string level = "1";
+    std::string svg;              // write the chart here too ("" = no SVG)
+    std::string format = "text";  // text | csv
+};
+void run_histogram(const HistogramOptions& options, std::ostream& out);
+
+// One row of a histogram chart: a bucket at the chosen level.
+struct HistogramRow {
+    uint32_t index = 0;
+    bool has_offsets = false;  // false for an empty portion (a block smaller than the bins)
+    uint64_t first_offset = 0, last_offset = 0;
+    uint64_t read_hits = 0, read_misses = 0, write_hits = 0, write_misses = 0;
+    uint64_t total() const { return read_hits + read_misses + write_hits + write_misses; }
+};
+// Every bucket of the structure's histogram, zero buckets included.
+std::vector<HistogramRow> histogram_rows(const sir::DataStructures& ds, const sir::DataStructure& s, int level);
+// The text chart and the CSV of `rows`.
+std::string histogram_text(const sir::Document& doc, const sir::DataStructure& s, int level,
+                           const std::vector<HistogramRow>& rows);
+std::string histogram_csv(const std::vector<HistogramRow>& rows);
+// A standalone SVG grouped bar chart of `rows` (HistogramSvg.cpp): read hits,
+// read misses, write hits, write misses per bucket, as the EP-Cache paper's
+// figure 3.
+std::string histogram_svg(const sir::Document& doc, const sir::DataStructure& s, int level,
+                          const std::vector<HistogramRow>& rows);
 
 // format: json | csv | callgrind.
 void export_document(const sir::Document& doc, const std::string& format, std::ostream& out);

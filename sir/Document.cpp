@@ -4,6 +4,8 @@
 // is listed in docs/output-format.md; tests/unit/SirTest.cpp checks them.
 #include "Document.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <climits>
@@ -57,6 +59,13 @@ public:
         out.append(buf, r.ptr);
         return *this;
     }
+    Writer& hex(uint64_t v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+        out += "0x";
+        out.append(buf, r.ptr);
+        return *this;
+    }
     Writer& boolean(bool b) { return raw(b ? "true" : "false"); }
     Writer& costs(const std::vector<uint64_t>& v) {
         for (size_t i = 0; i < v.size(); ++i) {
@@ -67,6 +76,62 @@ public:
     }
 };
 
+bool all_zero(const std::vector<uint64_t>& v) {
+    for (uint64_t x : v)
+        if (x) return false;
+    return true;
+}
+
+void write_histogram(Writer& w, const DataHistogram& h) {
+    if (h.by_bins()) {
+        w.raw("      <histogram bins=\"").num(h.bins).raw("\">\n");
+    } else {
+        w.raw("      <histogram bucket-bytes=\"").num(h.bucket_bytes);
+        w.raw("\" buckets=\"").num(h.buckets).raw("\">\n");
+    }
+    // Zero buckets are left out, as the tool leaves them out.
+    for (const DataBucket& b : h.entries) {
+        if (all_zero(b.costs)) continue;
+        w.raw("        <bucket index=\"").num(b.index).raw("\">").costs(b.costs).raw("</bucket>\n");
+    }
+    w.raw("      </histogram>\n");
+}
+
+void write_structure(Writer& w, const DataStructure& s) {
+    w.raw("    <data-structure kind=\"").esc(s.kind);
+    w.raw("\" name=\"").esc(s.name);
+    w.raw("\" file=\"").esc(s.file);
+    w.raw("\" line=\"").num(s.line);
+    w.raw("\" address=\"").hex(s.address);
+    w.raw("\" size=\"").num(s.size);
+    w.raw("\" blocks=\"").num(s.blocks);
+    w.raw("\" bytes=\"").num(s.bytes);
+    w.raw("\" counted=\"").boolean(s.counted).raw("\">\n");
+    if (s.site) w.raw("      <site>").esc(*s.site).raw("</site>\n");
+    w.raw("      <costs>").costs(s.costs).raw("</costs>\n");
+    for (const DataThread& t : s.threads) {
+        w.raw("      <thread id=\"");
+        if (t.id == kOtherThread) w.raw("other");
+        else w.num(t.id);
+        w.raw("\"><costs>").costs(t.costs).raw("</costs></thread>\n");
+    }
+    if (s.histogram) write_histogram(w, *s.histogram);
+    w.raw("    </data-structure>\n");
+}
+
+void write_data_structures(Writer& w, const DataStructures& ds) {
+    w.raw("  <data-structures events=\"");
+    for (size_t i = 0; i < ds.events.size(); ++i) {
+        if (i) w.raw(" ");
+        w.esc(ds.events[i]);
+    }
+    w.raw("\" mode=\"").esc(ds.mode);
+    w.raw("\" resolution=\"").num(ds.resolution);
+    w.raw("\" slots=\"").num(ds.slots).raw("\">\n");
+    for (const DataStructure& s : ds.structures) write_structure(w, s);
+    w.raw("  </data-structures>\n");
+}
+
 }  // namespace
 
 std::string to_xml(const Document& d) {
@@ -74,6 +139,9 @@ std::string to_xml(const Document& d) {
     size_t lines = 0;
     for (const File& f : d.files)
         for (const Region& r : f.regions) lines += r.lines.size() + 3;
+    if (d.data_structures)
+        for (const DataStructure& s : d.data_structures->structures)
+            lines += 4 + s.threads.size() + (s.histogram ? s.histogram->entries.size() + 2 : 0);
     w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
 
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -161,7 +229,9 @@ std::string to_xml(const Document& d) {
         }
         w.raw("    </file>\n");
     }
-    w.raw("  </program>\n</ompsim-profile>\n");
+    w.raw("  </program>\n");
+    if (d.data_structures) write_data_structures(w, *d.data_structures);
+    w.raw("</ompsim-profile>\n");
     return std::move(w.out);
 }
 
@@ -320,8 +390,8 @@ void leaf(const Element& e) {
         fail(e.children[0].line, tag(e) + ": unexpected element " + tag(e.children[0]) + " inside");
 }
 
-// The single child `name` of `parent`.
-const Element& one(const Element& parent, const char* name) {
+// The child `name` of `parent`, or null when it has none; a second one is an error.
+const Element* optional_one(const Element& parent, const char* name) {
     const Element* found = nullptr;
     for (const Element& c : parent.children) {
         if (c.name != name) continue;
@@ -330,6 +400,12 @@ const Element& one(const Element& parent, const char* name) {
                              std::to_string(found->line) + ")");
         found = &c;
     }
+    return found;
+}
+
+// The single child `name` of `parent`.
+const Element& one(const Element& parent, const char* name) {
+    const Element* found = optional_one(parent, name);
     if (!found) fail(parent.line, tag(parent) + ": missing element <" + name + ">");
     return *found;
 }
@@ -544,6 +620,238 @@ void read_program(const Element& e, Document& d, std::vector<uint64_t>& sum) {
     }
 }
 
+// ------------------------------------------------- the data-structure section
+
+// "0x" and hexadecimal digits (the tool writes addresses so).
+uint64_t address_attr(const Element& e, const char* name) {
+    const Attribute& a = attr(e, name);
+    std::string t = trim(a.value);
+    bool ok = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    uint64_t v = 0;
+    if (ok) {
+        const char* first = t.data() + 2;
+        const char* last = t.data() + t.size();
+        auto r = std::from_chars(first, last, v, 16);
+        if (r.ec == std::errc::result_out_of_range)
+            fail(a.line, tag(e) + ": attribute '" + name + "' is too large (at most 0xffffffffffffffff): " +
+                             quoted(a.value));
+        ok = r.ptr == last && r.ec == std::errc() && std::isxdigit(static_cast<unsigned char>(*first));
+    }
+    if (!ok) fail(a.line, tag(e) + ": attribute '" + name + "' is not a hexadecimal address (0x...): " + quoted(a.value));
+    return v;
+}
+
+// A thread id: a number below kOtherThread, or "other".
+uint32_t thread_id_attr(const Element& e) {
+    const Attribute& a = attr(e, "id");
+    if (trim(a.value) == "other") return kOtherThread;
+    if (!all_digits(trim(a.value)))
+        fail(a.line, tag(e) + ": attribute 'id' is not a number or 'other': " + quoted(a.value));
+    return static_cast<uint32_t>(unsigned_attr(e, "id", kOtherThread - 1));
+}
+
+// The section's columns must be the document's data events (so that a column
+// means what the same event means in <events>), and of the form
+// "Dr D1mr .. Dnmr Dw D1mw .. Dnmw" (the last level may be L), which is what
+// lets a reader find the references and the misses of each level.
+bool columns_well_formed(const std::vector<std::string>& c) {
+    if (c.size() < 4 || c.size() % 2 != 0) return false;
+    size_t n = (c.size() - 2) / 2;
+    for (int w = 0; w < 2; ++w) {
+        const std::vector<std::string>::const_iterator first = c.begin() + w * (n + 1);
+        char kind = w ? 'w' : 'r';
+        if (*first != std::string("D") + kind) return false;
+        for (size_t k = 1; k <= n; ++k) {
+            std::string numbered = "D" + std::to_string(k) + "m" + kind;
+            bool last_level = k == n && k >= 2 && first[k] == std::string("DLm") + kind;
+            if (first[k] != numbered && !last_level) return false;
+        }
+    }
+    return true;
+}
+
+std::vector<std::string> read_columns(const Element& e, const std::vector<std::string>& doc_events) {
+    const Attribute& a = attr(e, "events");
+    std::vector<std::string> columns = words(a.value);
+    std::vector<std::string> data;
+    for (const std::string& ev : doc_events)
+        if (ev[0] == 'D') data.push_back(ev);
+    std::string expected;
+    for (const std::string& ev : data) expected += (expected.empty() ? "" : " ") + ev;
+    if (columns != data)
+        fail(a.line, "<data-structures>: attribute 'events' is not the data events of <events> (" +
+                         (expected.empty() ? std::string("none") : "'" + expected + "'") + "): " + quoted(a.value));
+    if (!columns_well_formed(columns))
+        fail(a.line, "<data-structures>: attribute 'events' is not of the form 'Dr D1mr ... Dw D1mw ...' "
+                     "(the same levels for reads and writes): " + quoted(a.value));
+    return columns;
+}
+
+// A reference that missed a level also missed every level above it, so each
+// miss column is at most the one before it (Dr >= D1mr >= D2mr ...).
+void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::vector<std::string>& columns) {
+    size_t n = (columns.size() - 2) / 2;
+    for (size_t w = 0; w < 2; ++w)
+        for (size_t k = 1; k <= n; ++k) {
+            size_t i = w * (n + 1) + k;
+            if (v[i] > v[i - 1])
+                fail(e.line, tag(e) + ": " + columns[i] + " (" + std::to_string(v[i]) + ") is more than " +
+                                 columns[i - 1] + " (" + std::to_string(v[i - 1]) +
+                                 "); a reference that missed a level also missed the levels above it");
+        }
+}
+
+std::vector<uint64_t> structure_costs(const Element& e, const std::vector<std::string>& columns) {
+    std::vector<uint64_t> v = cost_vector(e, columns);
+    check_misses(e, v, columns);
+    return v;
+}
+
+std::string structure_tag(const DataStructure& s) {
+    return "<data-structure name=\"" + xml::excerpt(s.name, 60) + "\">";
+}
+
+// The first column where `sum` differs from `costs`, or -1.
+int first_difference(const std::vector<uint64_t>& sum, const std::vector<uint64_t>& costs, bool at_most) {
+    for (size_t i = 0; i < costs.size(); ++i)
+        if (at_most ? sum[i] > costs[i] : sum[i] != costs[i]) return static_cast<int>(i);
+    return -1;
+}
+
+void read_threads(const Element& se, DataStructure& s, const std::vector<std::string>& columns, int costs_line) {
+    std::vector<uint64_t> sum(columns.size(), 0);
+    std::vector<int> lines;
+    for (const Element& te : se.children) {
+        if (te.name != "thread") continue;
+        container(te);
+        DataThread t;
+        t.id = thread_id_attr(te);
+        for (size_t i = 0; i < s.threads.size(); ++i)
+            if (s.threads[i].id == t.id)
+                fail(te.line, "<thread>: a second thread '" + str(te, "id") + "' (the first is at line " +
+                                  std::to_string(lines[i]) + ")");
+        t.costs = structure_costs(one(te, "costs"), columns);
+        size_t bad = 0;
+        if (!add_to(sum, t.costs, bad))
+            fail(te.line, structure_tag(s) + ": the " + columns[bad] + " costs of its threads overflow a 64-bit sum");
+        s.threads.push_back(std::move(t));
+        lines.push_back(te.line);
+    }
+    int i = first_difference(sum, s.costs, false);
+    if (i >= 0)
+        fail(costs_line, structure_tag(s) + ": <costs> do not equal the sum of its threads (" + columns[i] + " is " +
+                             std::to_string(s.costs[i]) + ", the threads add up to " + std::to_string(sum[i]) + ")");
+    // Canonical order: ascending id, "other" (the largest id) last.
+    std::stable_sort(s.threads.begin(), s.threads.end(),
+                     [](const DataThread& a, const DataThread& b) { return a.id < b.id; });
+}
+
+void histogram_geometry(const Element& he, DataHistogram& h) {
+    const Attribute* bins = he.attribute("bins");
+    const Attribute* bytes = he.attribute("bucket-bytes");
+    if (bins && bytes)
+        fail(he.line, "<histogram>: both 'bins' and 'bucket-bytes' (bins mode has one, lines mode the other)");
+    if (!bins && !bytes) fail(he.line, "<histogram>: missing attribute 'bins' or 'bucket-bytes'");
+    if (bins) {
+        h.bins = u32(he, "bins");
+        if (h.bins == 0) fail(bins->line, "<histogram>: attribute 'bins' is 0 (at least 1 portion)");
+        return;
+    }
+    h.bucket_bytes = u64(he, "bucket-bytes");
+    if (h.bucket_bytes == 0) fail(bytes->line, "<histogram>: attribute 'bucket-bytes' is 0 (at least 1 byte)");
+    h.buckets = u32(he, "buckets");
+}
+
+void read_histogram(const Element& he, DataStructure& s, const std::vector<std::string>& columns) {
+    container(he);
+    DataHistogram h;
+    histogram_geometry(he, h);
+    std::vector<uint64_t> sum(columns.size(), 0);
+    std::vector<std::pair<uint32_t, int>> seen;  // (index, line)
+    for (const Element& be : he.children) {
+        if (be.name != "bucket") continue;
+        DataBucket b;
+        b.index = u32(be, "index");
+        if (b.index >= h.size())
+            fail(be.line, "<bucket>: index " + std::to_string(b.index) + " is out of range (the histogram has " +
+                              std::to_string(h.size()) + " buckets, 0 to " + std::to_string(h.size() - 1) + ")");
+        b.costs = structure_costs(be, columns);
+        size_t bad = 0;
+        if (!add_to(sum, b.costs, bad))
+            fail(be.line, structure_tag(s) + ": the " + columns[bad] + " costs of its buckets overflow a 64-bit sum");
+        seen.emplace_back(b.index, be.line);
+        h.entries.push_back(std::move(b));
+    }
+    std::sort(seen.begin(), seen.end());
+    for (size_t i = 1; i < seen.size(); ++i)
+        if (seen[i].first == seen[i - 1].first) {
+            // Report the later of the two, naming the earlier.
+            fail(seen[i].second, "<bucket>: a second bucket with index " + std::to_string(seen[i].first) +
+                                     " (the first is at line " + std::to_string(seen[i - 1].second) + ")");
+        }
+    // A client request that changes the resolution restarts the histogram, so
+    // the buckets may count less than the structure, never more.
+    int i = first_difference(sum, s.costs, true);
+    if (i >= 0)
+        fail(he.line, structure_tag(s) + ": its buckets add up to more than its <costs> (" + columns[i] + " is " +
+                          std::to_string(s.costs[i]) + ", the buckets add up to " + std::to_string(sum[i]) + ")");
+    std::sort(h.entries.begin(), h.entries.end(),
+              [](const DataBucket& a, const DataBucket& b) { return a.index < b.index; });
+    s.histogram = std::move(h);
+}
+
+DataStructure read_structure(const Element& se, const std::vector<std::string>& columns) {
+    container(se);
+    DataStructure s;
+    s.kind = one_of(se, "kind", {"global", "heap", "user"});
+    s.name = str(se, "name");
+    s.file = str(se, "file");
+    s.line = u32(se, "line");
+    s.address = address_attr(se, "address");
+    s.size = u64(se, "size");
+    s.blocks = u64(se, "blocks");
+    s.bytes = u64(se, "bytes");
+    s.counted = boolean(se, "counted");
+    if (const Element* site = optional_one(se, "site")) {
+        leaf(*site);
+        s.site = site->text;
+    }
+    const Element& ce = one(se, "costs");
+    s.costs = structure_costs(ce, columns);
+    if (!s.counted) {
+        int i = first_difference(std::vector<uint64_t>(columns.size(), 0), s.costs, false);
+        if (i >= 0)
+            fail(ce.line, structure_tag(s) + ": counted=\"false\" but its " + columns[i] + " cost is " +
+                              std::to_string(s.costs[i]) + " (a structure without a monitor slot counts nothing)");
+    }
+    read_threads(se, s, columns, ce.line);
+    if (const Element* he = optional_one(se, "histogram")) read_histogram(*he, s, columns);
+    return s;
+}
+
+void read_resolution(const Element& e, DataStructures& ds) {
+    ds.resolution = u32(e, "resolution");
+    const Attribute& a = attr(e, "resolution");
+    std::string why;
+    if (ds.mode == "static" && ds.resolution != 0) why = "is not 0 in static mode";
+    if (ds.mode == "lines" && (ds.resolution == 0 || (ds.resolution & (ds.resolution - 1)) != 0))
+        why = "is not a power of two (cache lines per bucket) in lines mode";
+    if (ds.mode == "bins" && ds.resolution == 0) why = "is 0 in bins mode (at least 1 portion)";
+    if (!why.empty()) fail(a.line, "<data-structures>: attribute 'resolution' " + why + ": " + quoted(a.value));
+}
+
+void read_data_structures(const Element& e, Document& d) {
+    container(e);
+    DataStructures ds;
+    ds.events = read_columns(e, d.events);
+    ds.mode = one_of(e, "mode", {"static", "lines", "bins"});
+    read_resolution(e, ds);
+    ds.slots = u32(e, "slots");
+    for (const Element& se : e.children)
+        if (se.name == "data-structure") ds.structures.push_back(read_structure(se, ds.events));
+    d.data_structures = std::move(ds);
+}
+
 void read_document(const Element& root, Document& d) {
     if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
 
@@ -571,6 +879,7 @@ void read_document(const Element& root, Document& d) {
     const Element& events = one(root, "events");
     const Element& totals = one(root, "totals");
     const Element& program = one(root, "program");
+    const Element* data_structures = optional_one(root, "data-structures");
     read_run(run, d.run);
     read_machine(machine, d.machine);
     read_events(events, d.events);
@@ -582,6 +891,7 @@ void read_document(const Element& root, Document& d) {
             fail(one(totals, "costs").line, "<totals>: <costs> do not equal the sum of all regions (" +
                                                 d.events[i] + " is " + std::to_string(d.totals[i]) +
                                                 ", the regions add up to " + std::to_string(sum[i]) + ")");
+    if (data_structures) read_data_structures(*data_structures, d);
 }
 
 }  // namespace

@@ -57,10 +57,34 @@
 // "signal", signal = its number) or when the document is an intermediate
 // dump (termination "dump"). label is "final" at exit or the user's dump
 // label; dump counts the dumps before this one.
+//
+// With --monitor=yes the tool adds, after </program>, the costs of each data
+// structure (docs/monitor.md; an optional addition within format version 1):
+//
+//   <data-structures events="Dr D1mr D2mr Dw D1mw D2mw" mode="lines"
+//                    resolution="4" slots="0">
+//     <data-structure kind="global" name="buf" file="a.c" line="16"
+//                     address="0x10e000" size="4096" blocks="1" bytes="4096"
+//                     counted="true">
+//       <site>f (a.c:3) | main (a.c:9)</site>      heap sites only
+//       <costs>v v ...</costs>                       one value per column
+//       <thread id="1"><costs>v v ...</costs></thread>   id or "other"
+//       <histogram bucket-bytes="256" buckets="16">  or <histogram bins="25">
+//         <bucket index="0">v v ...</bucket>         non-zero buckets only
+//       </histogram>
+//     </data-structure>
+//   </data-structures>
+//
+// The columns (`events`) are the document's data events: Dr counts the line
+// references of reads, D<k>mr those that missed level k, likewise Dw and
+// D<k>mw for writes. The threads add up to the structure's costs; the
+// buckets add up to at most them (exactly, unless a client request changed
+// the resolution after counting began).
 #ifndef OMPSIM_SIR_DOCUMENT_H
 #define OMPSIM_SIR_DOCUMENT_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +163,61 @@ struct File {
     std::vector<Region> regions;
 };
 
+// ---- the data-structure section (<data-structures>, written with --monitor=yes)
+
+// One <bucket>: a non-zero histogram bucket.
+struct DataBucket {
+    uint32_t index = 0;
+    std::vector<uint64_t> costs;  // one value per column of the section
+};
+
+// The histogram of one structure over the offset inside each block. Lines
+// mode: bucket = offset / bucket_bytes, `buckets` buckets (bins == 0). Bins
+// mode: bucket = offset * bins / block size (bucket_bytes == buckets == 0).
+struct DataHistogram {
+    uint64_t bucket_bytes = 0;
+    uint32_t buckets = 0;
+    uint32_t bins = 0;
+    std::vector<DataBucket> entries;  // ascending index, each index once; zero buckets may be left out
+
+    bool by_bins() const { return bins != 0; }
+    // How many buckets the histogram has (bins or buckets).
+    uint32_t size() const { return bins ? bins : buckets; }
+};
+
+// The thread id written as "other": accesses the monitor could not give a
+// row of their own (docs/monitor.md, "Per-thread counters").
+constexpr uint32_t kOtherThread = UINT32_MAX;
+
+struct DataThread {
+    uint32_t id = 0;  // Valgrind's thread id, or kOtherThread
+    std::vector<uint64_t> costs;
+};
+
+struct DataStructure {
+    std::string kind;  // global | heap | user
+    std::string name;
+    std::string file;   // declared at (global, user) or allocated at (heap); "" when unknown
+    uint32_t line = 0;  // 0 when unknown
+    uint64_t address = 0;  // start (global, user); 0 for heap sites
+    uint64_t size = 0;     // extent; the largest block of a heap site
+    uint64_t blocks = 0;   // allocations of a heap site; 1 otherwise
+    uint64_t bytes = 0;    // bytes allocated at a heap site in all; the size otherwise
+    bool counted = true;   // false: no monitor slot, the costs are zero
+    std::optional<std::string> site;  // heap: up to 3 frames "fn (file:line)" joined by " | "
+    std::vector<uint64_t> costs;      // one value per column of the section
+    std::vector<DataThread> threads;  // ascending id, "other" last
+    std::optional<DataHistogram> histogram;
+};
+
+struct DataStructures {
+    std::vector<std::string> events;  // the columns: the document's Dr, D<k>mr, Dw, D<k>mw events
+    std::string mode = "static";      // static | lines | bins
+    uint32_t resolution = 0;          // lines per bucket (lines), portions (bins), 0 (static)
+    uint32_t slots = 0;               // monitor slots; 0 = unlimited
+    std::vector<DataStructure> structures;  // in the tool's order (globals, then heap sites, ...)
+};
+
 struct Document {
     int format_version = kFormatVersion;
     std::string tool_version;
@@ -150,6 +229,7 @@ struct Document {
     uint64_t memory_reads = 0;
     uint64_t memory_writes = 0;
     std::vector<File> files;
+    std::optional<DataStructures> data_structures;  // only with --monitor=yes
 
     // Index of an event name in `events`, or -1.
     int event_index(const std::string& name) const;
@@ -166,7 +246,9 @@ struct LoadError {
 // Reads and validates a document: well-formed XML, the root element and
 // format version (a newer version is refused with a message saying so),
 // every required element and attribute, numbers that parse, cost vectors as
-// long as the event list, totals equal to the sum of the lines. Foreign XML,
+// long as the event list, totals equal to the sum of the lines, and in the
+// data-structure section the columns, the thread and bucket sums, bucket
+// indexes and miss counts that shrink level by level. Foreign XML,
 // truncated files and corrupt values are errors, never partial documents.
 bool load_file(const std::string& path, Document& doc, LoadError& err);
 bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);

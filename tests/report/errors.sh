@@ -24,7 +24,7 @@ head -n 20 "$fixture" >"$tmp/truncated.xml"
 : >"$tmp/empty.xml"
 printf '<?xml version="1.0"?>\n<svg width="1"/>\n' >"$tmp/foreign.xml"
 
-for cmd in summary annotate "export --format=json" "export --format=csv" "export --format=callgrind"; do
+for cmd in summary annotate "export --format=json" "export --format=csv" "export --format=callgrind" arrays; do
   # shellcheck disable=SC2086
   run "$report" $cmd "$tmp/truncated.xml"
   expect_error "$cmd truncated" '^ompsim-report: .*truncated\.xml:[0-9]+: '
@@ -33,6 +33,8 @@ run "$report" diff "$fixture" "$tmp/truncated.xml"
 expect_error "diff NEW truncated" '^ompsim-report: .*truncated\.xml:[0-9]+: '
 run "$report" diff "$tmp/truncated.xml" "$fixture" --limit Ir=1%
 expect_error "diff BASE truncated" '^ompsim-report: .*truncated\.xml:[0-9]+: '
+run "$report" histogram "$tmp/truncated.xml" grid
+expect_error "histogram truncated" '^ompsim-report: .*truncated\.xml:[0-9]+: '
 run "$report" summary "$tmp/empty.xml"
 expect_error "empty file" '^ompsim-report: .*empty\.xml'
 run "$report" summary "$tmp/foreign.xml"
@@ -62,7 +64,7 @@ expect_error "missing FILE" '^ompsim-report: .*FILE'
 run "$report" annotate "$fixture" --threshold 150
 expect_error "threshold out of range" '^ompsim-report: .*threshold'
 
-for cmd in "" summary annotate diff export; do
+for cmd in "" summary annotate diff export arrays histogram; do
   # shellcheck disable=SC2086
   run "$report" $cmd --help
   if [ "$rc" -eq 0 ] && grep -q '^Usage: ompsim-report' "$tmp/out"; then ok "'$cmd --help'"; else bad "'$cmd --help': exit $rc"; fi

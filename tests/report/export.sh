@@ -1,7 +1,8 @@
 #!/bin/sh
 # export.sh REPORT_BINARY SRCDIR: 'ompsim-report export' of the fixture
 # tests/sir/minimal.xml. json parses and holds the totals, the machine and
-# the lines; csv is a header and one record per source line (2 for the
+# the lines (and the data structures of tests/sir/structures.xml, null for
+# minimal.xml); csv is a header and one record per source line (2 for the
 # fixture) with RFC 4180 quoting; callgrind is read by callgrind_annotate,
 # which shows the function main; -o writes a file.
 report=$1 srcdir=$2
@@ -37,6 +38,33 @@ assert r["costs"]["Ir"] == 30
 assert [(l["number"], l["costs"]["Cycles"]) for l in r["lines"]] == [(3, 262), (7, 20)], r["lines"]
 PY
 then ok "json content (totals Ir=30 ... Cycles=282, lines 3 and 7)"; else bad "json content"; fi
+
+# The data-structure section (tests/sir/structures.xml), null without one.
+run "$report" export "$srcdir/tests/sir/structures.xml" --format=json
+expect_rc 0 "export json with data structures"
+if python3 - "$tmp/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ds = d["data_structures"]
+assert ds["events"] == ["Dr", "D1mr", "D2mr", "Dw", "D1mw", "D2mw"], ds["events"]
+assert (ds["mode"], ds["resolution"], ds["slots"]) == ("bins", 4, 0), ds
+s = ds["structures"]
+assert [x["name"] for x in s] == ["grid", "make_list", "table", "grid"], s
+g = s[0]
+assert (g["kind"], g["file"], g["line"], g["address"], g["size"], g["counted"], g["site"]) == \
+    ("global", "/src/a.c", 2, "0x601000", 4096, True, None), g
+assert g["costs"] == {"Dr": 100, "D1mr": 40, "D2mr": 10, "Dw": 50, "D1mw": 5, "D2mw": 1}, g["costs"]
+assert [(t["id"], t["costs"]["Dr"]) for t in g["threads"]] == [(1, 60), (2, 40)], g["threads"]
+h = g["histogram"]
+assert h["bins"] == 4 and "bucket_bytes" not in h, h
+assert [(b["index"], b["costs"]["D1mr"]) for b in h["entries"]] == [(0, 30), (2, 10), (3, 0)], h
+assert s[1]["site"] == "make_list (/src/a.c:5) | main (/src/a.c:9)" and s[1]["bytes"] == 640, s[1]
+assert s[2]["counted"] is False and s[2]["histogram"] is None and s[2]["threads"] == [], s[2]
+PY
+then ok "json data_structures"; else bad "json data_structures"; fi
+run "$report" export "$fixture" --format=json
+if python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["data_structures"] is None' "$tmp/out"
+then ok "json data_structures is null without the section"; else bad "json data_structures without the section"; fi
 
 # --- csv
 run "$report" export "$fixture" --format=csv

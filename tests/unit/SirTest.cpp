@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -83,6 +84,53 @@ std::string load_error(const std::string& text, const std::string& name = "doc.x
     LoadError e;
     if (load_text(text, name, d, e)) return "";
     return e.to_string();
+}
+
+void expect_same_costs_list(const std::vector<DataThread>& a, const std::vector<DataThread>& b) {
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].id, b[i].id);
+        EXPECT_EQ(a[i].costs, b[i].costs);
+    }
+}
+
+void expect_same_histogram(const std::optional<DataHistogram>& a, const std::optional<DataHistogram>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    EXPECT_EQ(a->bucket_bytes, b->bucket_bytes);
+    EXPECT_EQ(a->buckets, b->buckets);
+    EXPECT_EQ(a->bins, b->bins);
+    ASSERT_EQ(a->entries.size(), b->entries.size());
+    for (size_t i = 0; i < a->entries.size(); ++i) {
+        EXPECT_EQ(a->entries[i].index, b->entries[i].index);
+        EXPECT_EQ(a->entries[i].costs, b->entries[i].costs);
+    }
+}
+
+void expect_same_structures(const std::optional<DataStructures>& a, const std::optional<DataStructures>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    EXPECT_EQ(a->events, b->events);
+    EXPECT_EQ(a->mode, b->mode);
+    EXPECT_EQ(a->resolution, b->resolution);
+    EXPECT_EQ(a->slots, b->slots);
+    ASSERT_EQ(a->structures.size(), b->structures.size());
+    for (size_t i = 0; i < a->structures.size(); ++i) {
+        const DataStructure &x = a->structures[i], &y = b->structures[i];
+        EXPECT_EQ(x.kind, y.kind);
+        EXPECT_EQ(x.name, y.name);
+        EXPECT_EQ(x.file, y.file);
+        EXPECT_EQ(x.line, y.line);
+        EXPECT_EQ(x.address, y.address);
+        EXPECT_EQ(x.size, y.size);
+        EXPECT_EQ(x.blocks, y.blocks);
+        EXPECT_EQ(x.bytes, y.bytes);
+        EXPECT_EQ(x.counted, y.counted);
+        EXPECT_EQ(x.site, y.site);
+        EXPECT_EQ(x.costs, y.costs);
+        expect_same_costs_list(x.threads, y.threads);
+        expect_same_histogram(x.histogram, y.histogram);
+    }
 }
 
 void expect_same(const Document& a, const Document& b) {
@@ -156,6 +204,7 @@ void expect_same(const Document& a, const Document& b) {
             }
         }
     }
+    expect_same_structures(a.data_structures, b.data_structures);
 }
 
 Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
@@ -533,7 +582,7 @@ TEST(Sir, AnyLayoutIsAccepted) {
         "<region type='loop' name='main:5' first-line='5' last-line='6' whatever='1'>"
         "<costs>1 2 3</costs></region>"
         "</file></program>\r\n"
-        "<data-structures><array name='a' size='10'/></data-structures>\r\n"
+        "<call-graph><array name='a' size='10'/></call-graph>\r\n"
         "</ompsim-profile>\r\n"
         "<!-- trailing comment -->\r\n";
     Document d = load_ok(text);
@@ -599,6 +648,38 @@ const std::vector<BadFile>& bad_files() {
     static const std::vector<BadFile> files = {
         {"bad-boolean.xml", 3, "<run>: attribute 'complete' is not true or false: 'yes'", true},
         {"bad-enum.xml", 9, "<cache>: attribute 'replacement' is not one of lru, fifo, plru, random: 'lfu'", true},
+        {"ds-bad-address.xml", 29,
+         "<data-structure>: attribute 'address' is not a hexadecimal address (0x...): '601000'", true},
+        {"ds-bucket-out-of-range.xml", 36, "<bucket>: index 4 is out of range (the histogram has 4 buckets, 0 to 3)",
+         false},
+        {"ds-bucket-sum.xml", 33,
+         "<data-structure name=\"grid\">: its buckets add up to more than its <costs> (Dr is 100, the buckets add "
+         "up to 101)",
+         false},
+        {"ds-duplicate-bucket.xml", 45, "<bucket>: a second bucket with index 0 (the first is at line 44)", true},
+        {"ds-duplicate-thread.xml", 32, "<thread>: a second thread '1' (the first is at line 31)", true},
+        {"ds-events-mismatch.xml", 28,
+         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr Dw D1mw D2mw'): "
+         "'Dr D1mr Dw D1mw'",
+         false},
+        {"ds-misses-above-refs.xml", 52,
+         "<costs>: D2mr (2) is more than D1mr (1); a reference that missed a level also missed the levels above it",
+         false},
+        {"ds-not-counted.xml", 49,
+         "<data-structure name=\"table\">: counted=\"false\" but its Dw cost is 3 (a structure without a monitor "
+         "slot counts nothing)",
+         false},
+        {"ds-thread-sum.xml", 30,
+         "<data-structure name=\"grid\">: <costs> do not equal the sum of its threads (Dr is 100, the threads add "
+         "up to 99)",
+         false},
+        {"ds-two-sections.xml", 56, "<ompsim-profile>: more than one <data-structures> (the first is at line 28)",
+         false},
+        {"ds-unknown-kind.xml", 48, "<data-structure>: attribute 'kind' is not one of global, heap, user: 'stack'",
+         true},
+        {"ds-unknown-mode.xml", 28, "<data-structures>: attribute 'mode' is not one of static, lines, bins: 'dynamic'",
+         true},
+        {"ds-wrong-cost-count.xml", 35, "<bucket>: 5 values for 6 events", false},
         {"cache-stats-order.xml", 14,
          "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
         {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
@@ -893,13 +974,371 @@ TEST(SirSchema, ForwardCompatibleAdditions) {
                     "    <memory reads=\"4\" writes=\"0\" prefetches=\"0\"/>\n    <coherence invalidations=\"0\"/>\n");
     later = replace(later, "<line number=\"7\">", "<line number=\"7\" column=\"3\">");
     later = replace(later, "</ompsim-profile>\n",
-                    "  <data-structures>\n    <array name=\"a\"/>\n  </data-structures>\n</ompsim-profile>\n");
+                    "  <call-graph>\n    <array name=\"a\"/>\n  </call-graph>\n</ompsim-profile>\n");
     EXPECT_TRUE(text_schema_valid(later));
     EXPECT_EQ(to_xml(load_ok(later)), replace(f, "tool-version=\"0.1.0\"", "tool-version=\"0.9.0\""));
     // Version 1 structure stays strict.
     EXPECT_FALSE(text_schema_valid(replace(f, "<program>", "<extra/>\n  <program>")));
     EXPECT_FALSE(text_schema_valid(replace(f, "complete=\"true\"", "complete=\"1\"")));
     EXPECT_FALSE(text_schema_valid(replace(f, "<costs>30 2 1", "<costs>30 -2 1")));
+}
+
+// ---------------------------------------------------- the data-structure section
+
+std::string structures_fixture() {
+    std::string text = read_bytes(src_path("tests/sir/structures.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/structures.xml not found under " << srcdir();
+    return text;
+}
+
+DataStructure structure(const char* kind, const char* name, std::vector<uint64_t> costs) {
+    DataStructure s;
+    s.kind = kind;
+    s.name = name;
+    s.costs = std::move(costs);
+    return s;
+}
+
+// The "desktop" document (3 levels) with a section holding every kind of
+// value: a lines and a bins histogram, the "other" thread, a heap site with
+// characters to escape, an uncounted user range, a 47-bit address.
+Document with_structures() {
+    Document d = desktop();
+    DataStructures ds;
+    ds.events = {"Dr", "D1mr", "D2mr", "D3mr", "Dw", "D1mw", "D2mw", "D3mw"};
+    ds.mode = "lines";
+    ds.resolution = 4;
+    ds.slots = 3;
+    DataStructure a = structure("global", "matrix<double>", {10, 6, 4, 2, 5, 1, 1, 0});
+    a.file = "/src/m.cpp";
+    a.line = 12;
+    a.address = 0x7ff000001000ULL;
+    a.size = a.bytes = 8192;
+    a.blocks = 1;
+    a.threads = {DataThread{1, {7, 4, 3, 1, 5, 1, 1, 0}}, DataThread{kOtherThread, {3, 2, 1, 1, 0, 0, 0, 0}}};
+    DataHistogram lines;
+    lines.bucket_bytes = 256;
+    lines.buckets = 32;
+    lines.entries = {DataBucket{0, {4, 2, 1, 0, 5, 1, 1, 0}}, DataBucket{31, {6, 4, 3, 2, 0, 0, 0, 0}}};
+    a.histogram = lines;
+    DataStructure h = structure("heap", "operator new(unsigned long)", {0, 0, 0, 0, 1, 1, 1, 1});
+    h.size = 4096;
+    h.blocks = 1000;
+    h.bytes = 4096000;
+    h.site = "f<int> (a&b.h:3) | \"main\" (m.cpp:9)";
+    h.threads = {DataThread{3, {0, 0, 0, 0, 1, 1, 1, 1}}};
+    DataHistogram bins;
+    bins.bins = 25;
+    bins.entries = {DataBucket{24, {0, 0, 0, 0, 1, 1, 1, 1}}};
+    h.histogram = bins;
+    DataStructure u = structure("user", "table", {0, 0, 0, 0, 0, 0, 0, 0});
+    u.counted = false;
+    u.address = 0x1000;
+    u.size = u.bytes = u.blocks = 1;
+    ds.structures = {a, h, u};
+    d.data_structures = ds;
+    return d;
+}
+
+TEST(Sir, StructuresFixtureRoundTripIsByteExact) {
+    std::string text = structures_fixture();
+    Document d = load_ok(text);
+    EXPECT_EQ(to_xml(d), text);
+    // The rest of the document is the minimal fixture's.
+    Document without = d;
+    without.data_structures.reset();
+    EXPECT_EQ(to_xml(without), fixture());
+}
+
+TEST(Sir, StructuresFixtureContents) {
+    Document d = load_ok(structures_fixture());
+    ASSERT_TRUE(d.data_structures.has_value());
+    const DataStructures& ds = *d.data_structures;
+    EXPECT_EQ(ds.events, (std::vector<std::string>{"Dr", "D1mr", "D2mr", "Dw", "D1mw", "D2mw"}));
+    EXPECT_EQ(ds.mode, "bins");
+    EXPECT_EQ(ds.resolution, 4u);
+    EXPECT_EQ(ds.slots, 0u);
+    ASSERT_EQ(ds.structures.size(), 4u);
+    const DataStructure& g = ds.structures[0];
+    EXPECT_EQ(g.kind, "global");
+    EXPECT_EQ(g.name, "grid");
+    EXPECT_EQ(g.file, "/src/a.c");
+    EXPECT_EQ(g.line, 2u);
+    EXPECT_EQ(g.address, 0x601000u);
+    EXPECT_EQ(g.size, 4096u);
+    EXPECT_TRUE(g.counted);
+    EXPECT_FALSE(g.site.has_value());
+    EXPECT_EQ(g.costs, (std::vector<uint64_t>{100, 40, 10, 50, 5, 1}));
+    ASSERT_EQ(g.threads.size(), 2u);
+    EXPECT_EQ(g.threads[1].id, 2u);
+    EXPECT_EQ(g.threads[1].costs, (std::vector<uint64_t>{40, 10, 2, 0, 0, 0}));
+    ASSERT_TRUE(g.histogram.has_value());
+    EXPECT_TRUE(g.histogram->by_bins());
+    EXPECT_EQ(g.histogram->size(), 4u);
+    ASSERT_EQ(g.histogram->entries.size(), 3u);
+    EXPECT_EQ(g.histogram->entries[1].index, 2u);
+    EXPECT_EQ(g.histogram->entries[1].costs, (std::vector<uint64_t>{40, 10, 2, 30, 3, 1}));
+    const DataStructure& h = ds.structures[1];
+    EXPECT_EQ(h.kind, "heap");
+    EXPECT_EQ(h.address, 0u);
+    EXPECT_EQ(h.blocks, 3u);
+    EXPECT_EQ(h.bytes, 640u);
+    EXPECT_EQ(h.site, std::optional<std::string>("make_list (/src/a.c:5) | main (/src/a.c:9)"));
+    const DataStructure& u = ds.structures[2];
+    EXPECT_EQ(u.kind, "user");
+    EXPECT_FALSE(u.counted);
+    EXPECT_TRUE(u.threads.empty());
+    EXPECT_FALSE(u.histogram.has_value());
+    EXPECT_FALSE(ds.structures[3].histogram.has_value());
+}
+
+TEST(Sir, DocumentWithoutTheSectionHasNone) {
+    Document d = load_ok(fixture());
+    EXPECT_FALSE(d.data_structures.has_value());
+    EXPECT_EQ(to_xml(d).find("data-structures"), std::string::npos);
+}
+
+TEST(Sir, StructuresToXmlToStructures) {
+    Document d = with_structures();
+    std::string text = to_xml(d);
+    auto has = [&](const std::string& s) { EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text; };
+    has("  </program>\n  <data-structures events=\"Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw\" mode=\"lines\" "
+        "resolution=\"4\" slots=\"3\">\n");
+    has("    <data-structure kind=\"global\" name=\"matrix&lt;double&gt;\" file=\"/src/m.cpp\" line=\"12\" "
+        "address=\"0x7ff000001000\" size=\"8192\" blocks=\"1\" bytes=\"8192\" counted=\"true\">\n"
+        "      <costs>10 6 4 2 5 1 1 0</costs>\n"
+        "      <thread id=\"1\"><costs>7 4 3 1 5 1 1 0</costs></thread>\n"
+        "      <thread id=\"other\"><costs>3 2 1 1 0 0 0 0</costs></thread>\n"
+        "      <histogram bucket-bytes=\"256\" buckets=\"32\">\n"
+        "        <bucket index=\"0\">4 2 1 0 5 1 1 0</bucket>\n"
+        "        <bucket index=\"31\">6 4 3 2 0 0 0 0</bucket>\n"
+        "      </histogram>\n"
+        "    </data-structure>\n");
+    has("address=\"0x0\" size=\"4096\" blocks=\"1000\" bytes=\"4096000\" counted=\"true\">\n"
+        "      <site>f&lt;int&gt; (a&amp;b.h:3) | &quot;main&quot; (m.cpp:9)</site>\n");
+    has("      <histogram bins=\"25\">\n        <bucket index=\"24\">0 0 0 0 1 1 1 1</bucket>\n      </histogram>\n");
+    has("    <data-structure kind=\"user\" name=\"table\" file=\"\" line=\"0\" address=\"0x1000\" size=\"1\" "
+        "blocks=\"1\" bytes=\"1\" counted=\"false\">\n      <costs>0 0 0 0 0 0 0 0</costs>\n    </data-structure>\n"
+        "  </data-structures>\n</ompsim-profile>\n");
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+}
+
+TEST(Sir, StructuresInCachegrindMode) {
+    Document d = cachegrind_killed();
+    DataStructures ds;
+    ds.events = {"Dr", "D1mr", "DLmr", "Dw", "D1mw", "DLmw"};
+    ds.structures = {structure("global", "a", {3, 2, 1, 0, 0, 0})};
+    ds.structures[0].threads = {DataThread{1, {3, 2, 1, 0, 0, 0}}};
+    d.data_structures = ds;
+    Document back = load_ok(to_xml(d));
+    expect_same(d, back);
+}
+
+// The writer leaves zero buckets out (as the tool does); a reader takes them.
+TEST(Sir, ZeroBucketsAreLeftOut) {
+    Document d = with_structures();
+    std::string text = to_xml(d);
+    d.data_structures->structures[0].histogram->entries.insert(
+        d.data_structures->structures[0].histogram->entries.begin() + 1, DataBucket{7, std::vector<uint64_t>(8, 0)});
+    EXPECT_EQ(to_xml(d), text);
+    std::string f = structures_fixture();
+    Document z = load_ok(replace(f, "        <bucket index=\"2\">", "        <bucket index=\"1\">0 0 0 0 0 0</bucket>\n"
+                                                                   "        <bucket index=\"2\">"));
+    EXPECT_EQ(z.data_structures->structures[0].histogram->entries.size(), 4u);
+    EXPECT_EQ(to_xml(z), f);
+}
+
+// Any layout of the section reads the same: attributes and children in other
+// orders, threads and buckets unsorted, an upper-case 0X, white space,
+// comments, unknown elements and attributes, an empty element for an empty
+// section.
+TEST(Sir, StructuresInAnyLayout) {
+    const std::string f = structures_fixture();
+    std::string t = replace(f, "<data-structures events=\"Dr D1mr D2mr Dw D1mw D2mw\" mode=\"bins\" resolution=\"4\" slots=\"0\">",
+                            "<data-structures slots=' 0' resolution='4 ' mode='bins' new='1' events='\n Dr D1mr D2mr\n Dw D1mw D2mw '>"
+                            "<!-- section -->");
+    t = replace(t, "address=\"0x601000\"", "address=\"0X00601000\"");
+    t = replace(t,
+                "      <thread id=\"1\"><costs>60 30 8 50 5 1</costs></thread>\n"
+                "      <thread id=\"2\"><costs>40 10 2 0 0 0</costs></thread>\n",
+                "      <thread id=\"2\"><costs>40 10 2 0 0 0</costs></thread>\n"
+                "      <future/>\n"
+                "      <thread id=\"1\"><costs> 60\t30 8 50 5 1 </costs></thread>\n");
+    t = replace(t,
+                "        <bucket index=\"0\">50 30 8 20 2 0</bucket>\n"
+                "        <bucket index=\"2\">40 10 2 30 3 1</bucket>\n"
+                "        <bucket index=\"3\">10 0 0 0 0 0</bucket>\n",
+                "        <bucket index=\"3\">10 0 0 0 0 0</bucket>\n"
+                "        <bucket index=\"0\">50 30 8 20 2 0</bucket>\n"
+                "        <bucket index=\"2\" note=\"x\">40 10 2 30 3 1</bucket>\n");
+    t = replace(t, "      <site>make_list (/src/a.c:5) | main (/src/a.c:9)</site>\n      <costs>30 25 20 10 8 8</costs>\n",
+                "      <costs>30 25 20 10 8 8</costs>\n      <site><![CDATA[make_list (/src/a.c:5) | main (/src/a.c:9)]]></site>\n");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+
+    Document empty = load_ok(replace(fixture(), "</ompsim-profile>",
+                                     "<data-structures events='Dr D1mr D2mr Dw D1mw D2mw' mode='static' resolution='0' "
+                                     "slots='8'/></ompsim-profile>"));
+    ASSERT_TRUE(empty.data_structures.has_value());
+    EXPECT_TRUE(empty.data_structures->structures.empty());
+    EXPECT_NE(to_xml(empty).find("  <data-structures events=\"Dr D1mr D2mr Dw D1mw D2mw\" mode=\"static\" resolution=\"0\" "
+                                 "slots=\"8\">\n  </data-structures>\n</ompsim-profile>\n"),
+              std::string::npos);
+}
+
+// The section read back from the fixture with one defect each.
+TEST(SirBad, StructureMessages) {
+    const std::string f = structures_fixture();
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::string grid = "<data-structure kind=\"global\" name=\"grid\" file=\"/src/a.c\" line=\"2\"";
+    const std::vector<Case> cases = {
+        // the section
+        {replace(f, " events=\"Dr D1mr D2mr Dw D1mw D2mw\"", ""),
+         "doc.xml:28: <data-structures>: missing attribute 'events'"},
+        {replace(f, "events=\"Dr D1mr D2mr Dw D1mw D2mw\"", "events=\"Dr D1mr D2mr Dw D1mw D2mw Ir\""),
+         "doc.xml:28: <data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr Dw "
+         "D1mw D2mw'): 'Dr D1mr D2mr Dw D1mw D2mw Ir'"},
+        {replace(f, "mode=\"bins\" resolution=\"4\"", "mode=\"static\" resolution=\"4\""),
+         "doc.xml:28: <data-structures>: attribute 'resolution' is not 0 in static mode: '4'"},
+        {replace(f, "mode=\"bins\" resolution=\"4\"", "mode=\"lines\" resolution=\"3\""),
+         "doc.xml:28: <data-structures>: attribute 'resolution' is not a power of two (cache lines per bucket) in "
+         "lines mode: '3'"},
+        {replace(f, "mode=\"bins\" resolution=\"4\"", "mode=\"bins\" resolution=\"0\""),
+         "doc.xml:28: <data-structures>: attribute 'resolution' is 0 in bins mode (at least 1 portion): '0'"},
+        {replace(f, "slots=\"0\"", "slots=\"-1\""), "doc.xml:28: <data-structures>: attribute 'slots' is not a number: '-1'"},
+        {replace(f, "  </data-structures>\n", "  oops\n  </data-structures>\n"),
+         "doc.xml:28: <data-structures>: unexpected text 'oops'"},
+        // a structure's attributes
+        {replace(f, grid, "<data-structure kind=\"global\" file=\"/src/a.c\" line=\"2\""),
+         "doc.xml:29: <data-structure>: missing attribute 'name'"},
+        {replace(f, grid + " address=\"0x601000\"", grid + " address=\"0x10000000000000000\""),
+         "doc.xml:29: <data-structure>: attribute 'address' is too large (at most 0xffffffffffffffff): "
+         "'0x10000000000000000'"},
+        {replace(f, grid + " address=\"0x601000\"", grid + " address=\"0x\""),
+         "doc.xml:29: <data-structure>: attribute 'address' is not a hexadecimal address (0x...): '0x'"},
+        {replace(f, grid + " address=\"0x601000\"", grid + " address=\"0x-1\""),
+         "doc.xml:29: <data-structure>: attribute 'address' is not a hexadecimal address (0x...): '0x-1'"},
+        {replace(f, "line=\"2\"", "line=\"two\""), "doc.xml:29: <data-structure>: attribute 'line' is not a number: 'two'"},
+        {replace(f, "bytes=\"640\"", "bytes=\"18446744073709551616\""),
+         "doc.xml:39: <data-structure>: attribute 'bytes' is too large (at most 18446744073709551615): "
+         "'18446744073709551616'"},
+        {replace(f, "counted=\"false\"", "counted=\"no\""),
+         "doc.xml:48: <data-structure>: attribute 'counted' is not true or false: 'no'"},
+        // its children
+        {replace(f, "      <costs>100 40 10 50 5 1</costs>\n", ""), "doc.xml:29: <data-structure>: missing element <costs>"},
+        {replace(f, "<costs>100 40 10 50 5 1</costs>", "<costs>100 40 x 50 5 1</costs>"),
+         "doc.xml:30: <costs>: value 3 (D2mr) is not a number: 'x'"},
+        {replace(f, "<costs>100 40 10 50 5 1</costs>", "<costs>100 40 10 50 5 1 0</costs>"),
+         "doc.xml:30: <costs>: 7 values for 6 events"},
+        {replace(f, "<costs>100 40 10 50 5 1</costs>", "<costs>100 40 10 50 60 1</costs>"),
+         "doc.xml:30: <costs>: D1mw (60) is more than Dw (50); a reference that missed a level also missed the "
+         "levels above it"},
+        {replace(f, "</site>\n", "</site>\n      <site/>\n"),
+         "doc.xml:41: <data-structure>: more than one <site> (the first is at line 40)"},
+        {replace(f, "<site>make_list", "<site><b/>make_list"), "doc.xml:40: <site>: unexpected element <b> inside"},
+        // threads
+        {replace(f, "<thread id=\"2\">", "<thread id=\"main\">"),
+         "doc.xml:32: <thread>: attribute 'id' is not a number or 'other': 'main'"},
+        {replace(f, "<thread id=\"2\">", "<thread id=\"4294967295\">"),
+         "doc.xml:32: <thread>: attribute 'id' is too large (at most 4294967294): '4294967295'"},
+        {replace(f, "<thread id=\"2\">", "<thread>"), "doc.xml:32: <thread>: missing attribute 'id'"},
+        {replace(f, "<thread id=\"2\"><costs>40 10 2 0 0 0</costs></thread>", "<thread id=\"2\"></thread>"),
+         "doc.xml:32: <thread>: missing element <costs>"},
+        {replace(f, "      <thread id=\"1\"><costs>4 1 0 2 1 0</costs></thread>\n", ""),
+         "doc.xml:52: <data-structure name=\"grid\">: <costs> do not equal the sum of its threads (Dr is 4, the "
+         "threads add up to 0)"},
+        {replace(f, "<thread id=\"1\"><costs>60 30 8 50 5 1</costs>",
+                 "<thread id=\"1\"><costs>18446744073709551615 30 8 50 5 1</costs>"),
+         "doc.xml:32: <data-structure name=\"grid\">: the Dr costs of its threads overflow a 64-bit sum"},
+        // histograms
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50", "<histogram>\n        <bucket index=\"0\">50"),
+         "doc.xml:33: <histogram>: missing attribute 'bins' or 'bucket-bytes'"},
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50",
+                 "<histogram bins=\"4\" bucket-bytes=\"64\">\n        <bucket index=\"0\">50"),
+         "doc.xml:33: <histogram>: both 'bins' and 'bucket-bytes' (bins mode has one, lines mode the other)"},
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50", "<histogram bins=\"0\">\n        <bucket index=\"0\">50"),
+         "doc.xml:33: <histogram>: attribute 'bins' is 0 (at least 1 portion)"},
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50",
+                 "<histogram bucket-bytes=\"0\" buckets=\"4\">\n        <bucket index=\"0\">50"),
+         "doc.xml:33: <histogram>: attribute 'bucket-bytes' is 0 (at least 1 byte)"},
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50",
+                 "<histogram bucket-bytes=\"1024\">\n        <bucket index=\"0\">50"),
+         "doc.xml:33: <histogram>: missing attribute 'buckets'"},
+        {replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50",
+                 "<histogram bucket-bytes=\"2048\" buckets=\"2\">\n        <bucket index=\"0\">50"),
+         "doc.xml:35: <bucket>: index 2 is out of range (the histogram has 2 buckets, 0 to 1)"},
+        {replace(f, "<bucket index=\"2\">", "<bucket index=\"two\">"),
+         "doc.xml:35: <bucket>: attribute 'index' is not a number: 'two'"},
+        {replace(f, "<bucket index=\"2\">", "<bucket>"), "doc.xml:35: <bucket>: missing attribute 'index'"},
+        {replace(f, "<bucket index=\"2\">40 10 2 30 3 1</bucket>", "<bucket index=\"2\">40 10 2 30 3 4</bucket>"),
+         "doc.xml:35: <bucket>: D2mw (4) is more than D1mw (3); a reference that missed a level also missed the "
+         "levels above it"},
+        {replace(f, "      </histogram>\n    </data-structure>\n    <data-structure kind=\"heap\"",
+                 "      </histogram>\n      <histogram bins=\"2\"/>\n    </data-structure>\n    <data-structure kind=\"heap\""),
+         "doc.xml:38: <data-structure>: more than one <histogram> (the first is at line 33)"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+
+    // The columns must have the form "Dr D1mr .. Dw D1mw ..", even when the
+    // document's events are in another order.
+    Document d = cachegrind_killed();
+    d.events = {"Ir", "I1mr", "ILmr", "Dw", "D1mw", "DLmw", "Dr", "D1mr", "DLmr", "Cycles"};
+    DataStructures ds;
+    ds.events = {"Dw", "D1mw", "DLmw", "Dr", "D1mr", "DLmr"};
+    d.data_structures = ds;
+    EXPECT_EQ(load_error(to_xml(d)),
+              "doc.xml:29: <data-structures>: attribute 'events' is not of the form 'Dr D1mr ... Dw D1mw ...' (the "
+              "same levels for reads and writes): 'Dw D1mw DLmw Dr D1mr DLmr'");
+}
+
+// What a reader accepts in the section.
+TEST(SirBad, StructureValuesThatAreAccepted) {
+    const std::string f = structures_fixture();
+    // Buckets may count less than the structure (a client request restarted
+    // the histogram); threads "other" and the largest id.
+    Document d = load_ok(replace(replace(f, "<bucket index=\"3\">10 0 0 0 0 0</bucket>", "<bucket index=\"3\">9 0 0 0 0 0</bucket>"),
+                                 "<thread id=\"2\">", "<thread id=\"other\">"));
+    EXPECT_EQ(d.data_structures->structures[0].threads[1].id, kOtherThread);
+    d = load_ok(replace(f, "<thread id=\"2\">", "<thread id=\"4294967294\">"));
+    EXPECT_EQ(d.data_structures->structures[0].threads[1].id, 4294967294u);
+    // A histogram of another mode than the section's (set by a client request).
+    d = load_ok(replace(f, "<histogram bins=\"4\">\n        <bucket index=\"0\">50",
+                        "<histogram bucket-bytes=\"1024\" buckets=\"4\">\n        <bucket index=\"0\">50"));
+    EXPECT_EQ(d.data_structures->structures[0].histogram->bucket_bytes, 1024u);
+    // The largest address.
+    d = load_ok(replace(f, "address=\"0x601000\"", "address=\"0xFFFFffffFFFFffff\""));
+    EXPECT_EQ(d.data_structures->structures[0].address, UINT64_MAX);
+    EXPECT_NE(to_xml(d).find("address=\"0xffffffffffffffff\""), std::string::npos);
+}
+
+TEST(SirSchema, StructuresAreValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/structures.xml")));
+    EXPECT_TRUE(text_schema_valid(to_xml(with_structures())));
+}
+
+// The schema checks the section wherever it follows <program>.
+TEST(SirSchema, StructuresAreChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = structures_fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "address=\"0x601000\"", "address=\"0x00000000000000000000000000000000000000000601000g\""),
+        replace(f, "address=\"0x601000\"", "address=\"0x10000000000000000\""),
+        replace(f, "<thread id=\"2\">", "<thread id=\"4294967295\">"),
+        replace(f, "<bucket index=\"2\">40 10 2", "<bucket index=\"2\">40 -10 2"),
+        replace(f, "<histogram bins=\"4\">", "<histogram bins=\"0\">"),
+        replace(f, "events=\"Dr D1mr D2mr Dw D1mw D2mw\"", "events=\"Dr D1mr D2mr Dw D1mw D2mw Ir\""),
+        replace(f, "counted=\"false\"", "counted=\"0\""),
+        replace(f, "      <costs>100 40 10 50 5 1</costs>\n", ""),
+    };
+    for (const std::string& t : texts) EXPECT_FALSE(text_schema_valid(t)) << t.substr(t.find("<data-structures"), 600);
+    // Unknown elements before or after it stay allowed.
+    EXPECT_TRUE(text_schema_valid(replace(f, "</ompsim-profile>", "  <call-graph/>\n</ompsim-profile>")));
+    EXPECT_TRUE(text_schema_valid(replace(f, "<data-structures events", "<call-graph/>\n  <data-structures events")));
 }
 
 }  // namespace
