@@ -22,8 +22,6 @@ constexpr u64 kEmptyPage = ~u64(0);
 // A range touching at most this many pages goes into the page table (one
 // entry per page); larger ones into the big-range segments.
 constexpr u64 kSmallPages = 16;
-// How far (in pages, each way) resolve() may widen a cached interval.
-constexpr u32 kWidePages = 64;
 constexpr u32 kInitialPageBits = 10;
 // Free rows kept beyond one per counted structure.
 constexpr u32 kRowMargin = 16;
@@ -87,7 +85,6 @@ void RangeMonitor::clear_fields() {
     hstride_ = 2;
     zero_bytes(cache_, sizeof cache_);
     zero_bytes(wide_, sizeof wide_);
-    wide_next_ = 0;
     cache_thread_ = kMonitorNoThread;
     structs_ = nullptr;
     nstructs_ = cap_structs_ = ncounted_ = 0;
@@ -298,7 +295,6 @@ u32 RangeMonitor::add_structure(bool user_named) {
 }
 
 void RangeMonitor::drop_structure_counts(Structure& s) {
-    zero_bytes(s.served, sizeof s.served);
     release_rows(s);
     unmem(s.hist);
     s.hist = nullptr;
@@ -432,6 +428,7 @@ u32 RangeMonitor::page_insert(u64 page) {
     zero_bytes(&p, sizeof p);
     p.page = page;
     ++pages_used_;
+    mark_small_segments(page);
     return i;
 }
 
@@ -572,8 +569,9 @@ bool RangeMonitor::insert_big(u32 r) {
             segs_[lo].lo = n.lo;
             segs_[lo].hi = n.hi;
             segs_[lo].range = r;
-            segs_[lo].pad = 0;
+            segs_[lo].small = 0;
             ++nsegs_;
+            mark_all_small_segments();
             return true;
         }
     }
@@ -677,14 +675,35 @@ bool RangeMonitor::rebuild_segs() {
                 s.lo = cur_lo;
                 s.hi = p;
                 s.range = cur;
-                s.pad = 0;
+                s.small = 0;
             }
             cur = w;
             cur_lo = p;
         }
     }
     unmem(scratch);
+    mark_all_small_segments();
     return true;
+}
+
+// Seg::small for the segments overlapping one page that holds small ranges.
+void RangeMonitor::mark_small_segments(u64 page) {
+    u64 plo = page << kPageBits, phi = plo + kPageMask;
+    u32 lo = 0, hi = nsegs_;  // first segment with seg.hi > plo
+    while (lo < hi) {
+        u32 mid = (lo + hi) / 2;
+        if (segs_[mid].hi <= plo) lo = mid + 1; else hi = mid;
+    }
+    for (u32 i = lo; i < nsegs_ && segs_[i].lo <= phi; ++i) segs_[i].small = 1;
+}
+
+// After segments change: O(page-table slots x log segments), and only when
+// big ranges come or go.
+void RangeMonitor::mark_all_small_segments() {
+    if (!nsegs_) return;
+    u32 n = 1u << page_bits_;
+    for (u32 i = 0; i < n; ++i)
+        if (pages_[i].page != kEmptyPage) mark_small_segments(pages_[i].page);
 }
 
 bool RangeMonitor::add_range(u64 lo, u64 size, u32 id) {
@@ -801,21 +820,18 @@ u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
 void RangeMonitor::flush_cache() {
     for (u32 w = 0; w < kCacheWays; ++w) zero_bytes(&cache_[w], sizeof cache_[w]);
     for (u32 w = 0; w < kWideEntries; ++w) zero_bytes(&wide_[w], sizeof wide_[w]);
-    wide_next_ = 0;
 }
 
 // Finds the range that wins at addr and the largest interval around addr
 // over which it keeps winning (conservatively: every range touching the page
 // that does not contain addr is cut off). The interval stays inside addr's
-// page unless that page holds no small range: then it grows page by page
-// (up to kWidePages each way) while the next page holds none either, within
-// the big-range segment (or gap between segments) around addr. A column
-// walk through a big array then resolves once per kWidePages pages instead
-// of once per access.
+// page, except in a big range's segment that no small range touches, where
+// it is the whole segment (Seg::small).
 void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
     u64 ilo = addr & ~kPageMask;
     u64 ilast = ilo + kPageMask;
     u64 gfirst = 0, glast = ~u64(0);  // the segment or gap around addr
+    bool wide_ok = false;             // addr is in a segment free of small ranges
     u32 best = kNone;
     u64 best_prio = 0;
     if (nsegs_) {
@@ -832,6 +848,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
                 best_prio = ranges_[best].prio;
                 gfirst = s.lo;
                 glast = min64(glast, s.hi - 1);
+                wide_ok = !s.small;
             } else {
                 gfirst = s.hi;
             }
@@ -840,20 +857,11 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
         ilast = min64(ilast, glast);
     }
     u32 slot = page_find(addr >> kPageBits);
-    if (slot == kNone && pages_used_ < (1u << page_bits_)) {
-        u64 first = addr >> kPageBits, last = first;
-        for (u32 n = 0; n < kWidePages && ilo == (first << kPageBits) && ilo > gfirst &&
-                        page_find(first - 1) == kNone;
-             ++n) {
-            --first;
-            ilo = max64(first << kPageBits, gfirst);
-        }
-        for (u32 n = 0; n < kWidePages && ilast == (last << kPageBits) + kPageMask && ilast < glast &&
-                        page_find(last + 1) == kNone;
-             ++n) {
-            ++last;
-            ilast = min64((last << kPageBits) + kPageMask, glast);
-        }
+    // A big range's segment with no small range inside is one interval,
+    // whatever its size: a column walk through a big array resolves once.
+    if (slot == kNone && wide_ok) {
+        ilo = gfirst;
+        ilast = glast;
     }
     if (slot != kNone) {
         const Page& p = pages_[slot];
@@ -898,6 +906,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
     e.row = nullptr;
     e.base = 0;
     e.size = 0;
+    e.bucket = nullptr;
     if (best != kNone) {
         const Range& g = ranges_[best];
         ilo = max64(ilo, g.lo);
@@ -908,6 +917,15 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
             e.row = row_for(s, thread);
             e.base = g.lo;
             e.size = g.hi - g.lo;
+            if (s.hist && s.bins) {
+                // Bucket b = off * N / size holds the offsets from
+                // ceil(b * size / N) to ceil((b + 1) * size / N) - 1.
+                u64 n = s.bins, size = e.size;
+                u64 b = (addr - g.lo) * n / size;
+                ilo = max64(ilo, g.lo + (b * size + n - 1) / n);
+                ilast = min64(ilast, g.lo + ((b + 1) * size + n - 1) / n - 1);
+                e.bucket = s.hist + b * hstride_;
+            }
         }
     }
     e.lo = ilo;
@@ -920,20 +938,23 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
         flush_cache();
         cache_thread_ = thread;
     }
-    // Intervals wider than a page are also kept in two wide entries, which
-    // catch the accesses whose page slot holds something else.
+    // Intervals wider than a page are also kept in two wide entries, most
+    // recent first (record() checks wide_[0] inline), which catch the
+    // accesses whose page slot holds something else.
     for (u32 w = 0; w < kWideEntries; ++w) {
-        const CacheEntry& x = wide_[w];
-        if (addr - x.lo < x.len) {
-            if (x.s) bump(x, addr, idx, hstride_);
+        if (addr - wide_[w].lo < wide_[w].len) {
+            CacheEntry hit = wide_[w];
+            for (u32 i = w; i > 0; --i) wide_[i] = wide_[i - 1];
+            wide_[0] = hit;
+            if (hit.s) bump(hit, addr, idx, hstride_);
             return;
         }
     }
     CacheEntry& e = cache_[mon::cache_slot(addr)];
     resolve(addr, thread, e);
     if (e.len > kPageMask + 1 && !(e.s && e.row == &e.s->overflow)) {
-        wide_[wide_next_] = e;
-        wide_next_ = (wide_next_ + 1) % kWideEntries;
+        for (u32 i = kWideEntries - 1; i > 0; --i) wide_[i] = wide_[i - 1];
+        wide_[0] = e;
     }
     // An entry whose row is the overflow row is not kept: it must look for a
     // free row again once the pool is refilled.
@@ -947,7 +968,11 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
 
 u64 RangeMonitor::served(u32 id, int kind, unsigned depth) const {
     if (id >= nstructs_ || kind < 0 || kind > 1 || depth > u32(cfg_.levels)) return 0;
-    return structs_[id].served[u32(kind) * dstride_ + depth];
+    const Structure& s = structs_[id];
+    u32 idx = u32(kind) * dstride_ + depth;
+    u64 n = s.overflow_used ? s.overflow.served[idx] : 0;
+    for (const Row* r = s.rows; r; r = r->next) n += r->served[idx];
+    return n;
 }
 
 u32 RangeMonitor::threads_seen(u32 id) const {
@@ -1009,7 +1034,6 @@ void RangeMonitor::zero() {
     flush_cache();
     for (u32 i = 0; i < nstructs_; ++i) {
         Structure& s = structs_[i];
-        zero_bytes(s.served, sizeof s.served);
         release_rows(s);
         if (s.hist) zero_bytes(s.hist, sizeof(u64) * hstride_ * size_t(s.hist_cap));
     }

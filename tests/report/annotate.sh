@@ -6,19 +6,7 @@
 # prefix for lines without costs) and a one-line note for an unreadable one.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/minimal.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/err"; fi; }
-expect_match() {  # REGEX WHAT
-  if grep -Eq -- "$1" "$tmp/out"; then ok "$2"; else bad "$2: no line matching '$1'"; cat "$tmp/out"; fi
-}
-expect_no_match() {
-  if grep -Eq -- "$1" "$tmp/out"; then bad "$2: a line matches '$1'"; else ok "$2"; fi
-}
+. "$(dirname "$0")/lib.sh"
 
 run "$report" annotate "$fixture"
 expect_rc 0 "annotate"

@@ -15,16 +15,7 @@
 # 0 1 3 2, level 2 lists 1 0 2 3 (ties keep the document's order).
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/structures.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/err"; fi; }
-expect_match() {  # REGEX WHAT
-  if grep -Eq -- "$1" "$tmp/out"; then ok "$2"; else bad "$2: no line matching '$1'"; cat "$tmp/out"; fi
-}
+. "$(dirname "$0")/lib.sh"
 # The # column of the table rows (the lines after the dashes), in order.
 order() { awk 'seen { printf "%s%s", sep, $1; sep = " " } /^-  -/ { seen = 1 } END { print "" }' "$tmp/out"; }
 expect_order() {  # "0 1 3 2" WHAT

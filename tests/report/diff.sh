@@ -6,13 +6,7 @@
 # errors; --format=json parses and says exceeded=true.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/minimal.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/out" "$tmp/err"; fi; }
+. "$(dirname "$0")/lib.sh"
 expect_in() {  # FILE TEXT
   if grep -qF -- "$2" "$1"; then ok "$(basename "$1") has '$2'"; else bad "$(basename "$1") lacks '$2'"; cat "$1"; fi
 }

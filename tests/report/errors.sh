@@ -6,12 +6,7 @@
 # unknown commands and options exit 2; --help exits 0.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/minimal.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
+. "$(dirname "$0")/lib.sh"
 expect_error() {  # WHAT REGEX: exit 2, one stderr line matching, no stdout
   if [ "$rc" -ne 2 ]; then bad "$1: exit $rc, expected 2"
   elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$1: $(wc -l <"$tmp/err") stderr lines"; cat "$tmp/err"

@@ -7,13 +7,7 @@
 # which shows the function main; -o writes a file.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/minimal.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/err"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 # --- json
 run "$report" export "$fixture" --format=json

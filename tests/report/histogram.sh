@@ -14,16 +14,7 @@
 # Level 2 (hits = D1mr - D2mr, D1mw - D2mw): 22 8 2 0 | 0 0 0 0 | 8 2 2 1 | 0 0 0 0.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/structures.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/err"; fi; }
-expect_match() {  # REGEX WHAT
-  if grep -Eq -- "$1" "$tmp/out"; then ok "$2"; else bad "$2: no line matching '$1'"; cat "$tmp/out"; fi
-}
+. "$(dirname "$0")/lib.sh"
 expect_error() {  # WHAT REGEX: exit 2, one stderr line matching, no stdout
   if [ "$rc" -ne 2 ]; then bad "$1: exit $rc, expected 2"
   elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$1: $(wc -l <"$tmp/err") stderr lines"; cat "$tmp/err"

@@ -5,13 +5,7 @@
 # levels and the hot spots; numbers get thousands separators.
 report=$1 srcdir=$2
 fixture=$srcdir/tests/sir/minimal.xml
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-status=0
-ok() { echo "ok: $*"; }
-bad() { echo "FAIL: $*"; status=1; }
-run() { "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?; }
-expect_rc() { if [ "$rc" -eq "$1" ]; then ok "$2: exit $rc"; else bad "$2: exit $rc, expected $1"; cat "$tmp/err"; fi; }
+. "$(dirname "$0")/lib.sh"
 expect_line() {  # the exact line in stdout
   if grep -qxF -- "$1" "$tmp/out"; then ok "line '$1'"; else bad "no line '$1'"; fi
 }
