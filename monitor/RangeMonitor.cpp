@@ -228,6 +228,12 @@ void RangeMonitor::release_rows(Structure& s) {
     s.overflow_used = false;
 }
 
+void RangeMonitor::set_current_thread(u32 thread) {
+    if (thread == cache_thread_) return;
+    flush_cache();
+    cache_thread_ = thread;
+}
+
 void RangeMonitor::prepare_thread(u32 thread) {
     (void)thread;
     ensure_rows();
@@ -905,8 +911,9 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
     e.s = nullptr;
     e.row = nullptr;
     e.base = 0;
-    e.size = 0;
     e.bucket = nullptr;
+    e.hist = nullptr;
+    e.shift = 0;
     if (best != kNone) {
         const Range& g = ranges_[best];
         ilo = max64(ilo, g.lo);
@@ -916,15 +923,17 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
             e.s = &s;
             e.row = row_for(s, thread);
             e.base = g.lo;
-            e.size = g.hi - g.lo;
             if (s.hist && s.bins) {
                 // Bucket b = off * N / size holds the offsets from
                 // ceil(b * size / N) to ceil((b + 1) * size / N) - 1.
-                u64 n = s.bins, size = e.size;
+                u64 n = s.bins, size = g.hi - g.lo;
                 u64 b = (addr - g.lo) * n / size;
                 ilo = max64(ilo, g.lo + (b * size + n - 1) / n);
                 ilast = min64(ilast, g.lo + ((b + 1) * size + n - 1) / n - 1);
                 e.bucket = s.hist + b * hstride_;
+            } else if (s.hist) {
+                e.hist = s.hist;
+                e.shift = s.hist_shift;
             }
         }
     }

@@ -20,6 +20,7 @@ void turn_on() {
     if (g_on) return;
     g_on = true;
     g_mon.prepare_thread(g_thread);
+    g_mon.set_current_thread(g_thread);
 }
 }  // namespace
 
@@ -162,6 +163,7 @@ void init(const Options& o, const HierarchyConfig& cfg) {
     Allocator a = {mon_alloc, mon_release, nullptr};
     if (!g_mon.init(mc, a, err)) fatal_user_error(err.text);
     g_mon.prepare_thread(1);
+    g_mon.set_current_thread(1);
     g_sites = VG_(OSetGen_Create)(offsetof(SiteNode, key), cmp_site, VG_(malloc), "ompsim.ds.sites", VG_(free));
     g_blocks = VG_(OSetGen_Create)(offsetof(Block, p), nullptr, VG_(malloc), "ompsim.ds.blocks", VG_(free));
 }
@@ -170,6 +172,7 @@ void set_thread(ThreadId tid) {
     if (tid == g_thread) return;
     g_thread = tid;
     if (g_on) g_mon.prepare_thread(tid);
+    g_mon.set_current_thread(tid);
 }
 
 void heap_alloc(ThreadId tid, Addr p, SizeT n) {

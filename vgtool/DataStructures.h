@@ -26,7 +26,7 @@ extern u32 g_thread;       // the running Valgrind thread
 
 // Hot path: one simulated line of a data access (kind kRead or kWrite).
 inline void record(u64 addr, AccessKind kind, unsigned depth) {
-    if (g_on) g_mon.record(addr, kind, depth, g_thread);
+    if (g_on) g_mon.record_current(addr, kind, depth);
 }
 
 void init(const Options& o, const HierarchyConfig& cfg);

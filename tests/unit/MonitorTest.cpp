@@ -411,6 +411,54 @@ TEST(Monitor, PerThreadRows) {
     EXPECT_EQ(t.total(s), 1u);
 }
 
+// The tool's hot path: record_current() after set_current_thread() counts
+// exactly what record() with that thread counts, across thread changes,
+// big and small ranges, and a 25-bin histogram.
+TEST(Monitor, RecordCurrentEqualsRecord) {
+    M a(config(2, 0, 25)), b(config(2, 0, 25));
+    u32 ids[2][3];
+    for (int k = 0; k < 2; ++k) {
+        RangeMonitor& m = k ? b.m : a.m;
+        ids[k][0] = m.add_structure(false);
+        ids[k][1] = m.add_structure(false);
+        ids[k][2] = m.add_structure(true);
+        ASSERT_TRUE(m.add_range(0x100000, 1 << 20, ids[k][0]));  // big
+        ASSERT_TRUE(m.add_range(0x300040, 4000, ids[k][1]));      // small
+        ASSERT_TRUE(m.add_range(0x180000, 100000, ids[k][2]));    // user, inside the big one
+    }
+    std::mt19937_64 rng(7);
+    u32 thread = 1;
+    b.m.set_current_thread(thread);
+    for (int i = 0; i < 200000; ++i) {
+        if (i % 5000 == 0) {
+            thread = 1 + u32(rng() % 3);
+            a.m.prepare_thread(thread);
+            b.m.prepare_thread(thread);
+            b.m.set_current_thread(thread);
+        }
+        u64 addr = i % 3 == 0 ? 0x100000 + rng() % (1 << 20)
+                 : i % 3 == 1 ? 0x300000 + rng() % 8192
+                              : 0x100000 + (u64(i) * 72) % (1 << 20);
+        AccessKind kind = rng() & 1 ? kRead : kWrite;
+        unsigned depth = unsigned(rng() % 3);
+        a.m.record(addr, kind, depth, thread);
+        b.m.record_current(addr, kind, depth);
+    }
+    for (int j = 0; j < 3; ++j) {
+        u32 x = ids[0][j], y = ids[1][j];
+        for (int k = 0; k < 2; ++k)
+            for (unsigned d = 0; d <= 2; ++d) {
+                EXPECT_EQ(a.m.served(x, k, d), b.m.served(y, k, d));
+                for (u32 t = 0; t < a.m.threads_seen(x); ++t)
+                    EXPECT_EQ(a.m.served_thread(x, t, k, d), b.m.served_thread(y, t, k, d));
+                for (u32 bk = 0; bk < a.m.buckets(x); ++bk)
+                    EXPECT_EQ(a.m.bucket_served(x, bk, k, d), b.m.bucket_served(y, bk, k, d));
+            }
+        EXPECT_GT(a.total(x), 0u);
+        EXPECT_EQ(a.m.buckets(x), 25u);
+    }
+}
+
 // Without prepare_thread() between threads the pool can run dry: the
 // accesses then go to the kMonitorNoThread row, and totals stay exact.
 TEST(Monitor, RowPoolStarvation) {
