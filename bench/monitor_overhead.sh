@@ -8,27 +8,9 @@
 # (VG_(needs_var_info)), a start-up cost that does not grow with the run:
 # it is measured on an empty program and subtracted for the "lookup" ratio,
 # which is what the per-access lookup costs.
-set -eu
-build=$(cd "$1" && pwd)
-runs=${2:-3}
-src=$(cd "$(dirname "$0")" && pwd)/kernels
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-VALGRIND_LIB=$build/.inplace
-export VALGRIND_LIB
-for k in stencil matmul chase memcopy; do
-  ${CC:-gcc} -O2 -gdwarf-4 -o "$work/$k" "$src/$k.c"
-done
+. "$(dirname "$0")/lib.sh"
 printf 'int main(void) { return 0; }\n' >"$work/empty.c"
 ${CC:-gcc} -O2 -gdwarf-4 -o "$work/empty" "$work/empty.c"
-
-seconds() {  # command... -> elapsed wall seconds
-  s=$(date +%s.%N)
-  "$@" >/dev/null 2>&1
-  e=$(date +%s.%N)
-  echo "$s $e" | awk '{ printf "%.3f\n", $2 - $1 }'
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # time3 NAME ARGS...: fills $work/NAME.{no,yes,bins} with RUNS timings each
 time3() {
   n=$1; shift
@@ -48,11 +30,12 @@ echo "Start-up, empty program: --monitor=no ${e_no} s, --monitor=yes ${e_yes} s"
 echo
 echo "| program | --monitor=no (s) | --monitor=yes (s) | total ratio | lookup ratio | + --histogram-bins=25 (s) | lookup ratio |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-for spec in "stencil 1024 40" "matmul 400" "chase 2097152 16777216" "memcopy 200"; do
+IFS='|'
+for spec in $kernels; do
+  IFS=' '
   set -- $spec
   time3 "$1" "$@"
   no=$(median <"$work/$1.no") yes=$(median <"$work/$1.yes") bins=$(median <"$work/$1.bins")
-  ratio() { echo "$1 $2" | awk '{ printf "%.2fx", $1 / $2 }'; }
   lookup() { echo "$1 $2 $e_no $e_yes" | awk '{ printf "%.2fx", ($1 - ($4 - $3)) / $2 }'; }
   echo "| $* | $no | $yes | $(ratio "$yes" "$no") | $(lookup "$yes" "$no") | $bins | $(lookup "$bins" "$no") |"
 done

@@ -242,6 +242,7 @@ private:
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e);
     mon::Row* row_for(mon::Structure& s, u32 thread);
     static inline void bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 hstride);
+    inline bool cached(u64 addr, u32 idx);
 
     bool ensure_rows();
     void release_rows(mon::Structure& s);
@@ -310,15 +311,19 @@ inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 
         ++e.hist[((addr - e.base) >> e.shift) * hstride + idx];
 }
 
-inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned depth) {
-    u32 idx = (u32(kind) - 1u) * dstride_ + depth;
+// The page slot of addr, then the most recent wide entry (a walk across a
+// big array's pages hits there). True when one of them covered addr.
+inline bool RangeMonitor::cached(u64 addr, u32 idx) {
     const mon::CacheEntry& e = cache_[mon::cache_slot(addr)];
     const mon::CacheEntry& w = addr - e.lo < e.len ? e : wide_[0];
-    if (addr - w.lo < w.len) {
-        if (w.s) bump(w, addr, idx, hstride_);
-        return;
-    }
-    record_slow(addr, idx, cache_thread_);
+    if (addr - w.lo >= w.len) return false;
+    if (w.s) bump(w, addr, idx, hstride_);
+    return true;
+}
+
+inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned depth) {
+    u32 idx = (u32(kind) - 1u) * dstride_ + depth;
+    if (!cached(addr, idx)) record_slow(addr, idx, cache_thread_);
 }
 
 inline void RangeMonitor::record(u64 addr, AccessKind kind, unsigned depth, u32 thread) {
@@ -326,17 +331,7 @@ inline void RangeMonitor::record(u64 addr, AccessKind kind, unsigned depth, u32 
     if (k > 1u) return;
     if (depth > u32(cfg_.levels)) depth = u32(cfg_.levels);
     u32 idx = k * dstride_ + depth;
-    if (thread == cache_thread_) {
-        const mon::CacheEntry& e = cache_[mon::cache_slot(addr)];
-        // Then the wide entries: a walk across a big array's pages hits
-        // there (matmul's column walk: 22 % -> see docs/performance.md).
-        const mon::CacheEntry& w = addr - e.lo < e.len ? e : wide_[0];
-        if (addr - w.lo < w.len) {
-            if (w.s) bump(w, addr, idx, hstride_);
-            return;
-        }
-    }
-    record_slow(addr, idx, thread);
+    if (thread != cache_thread_ || !cached(addr, idx)) record_slow(addr, idx, thread);
 }
 
 }  // namespace ompsim

@@ -130,7 +130,6 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
     return out;
 }
 
-std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
 
 std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds, int level,
                         const ArraysOptions& o, const std::vector<Row>& rows) {
@@ -147,16 +146,7 @@ std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds,
         const sir::DataStructure& s = *r.s;
         Json sj;
         sj["index"] = r.index;
-        sj["kind"] = s.kind;
-        sj["name"] = s.name;
-        sj["file"] = s.file;
-        sj["line"] = s.line;
-        sj["address"] = hex(s.address);
-        sj["site"] = s.site ? Json(*s.site) : Json(nullptr);
-        sj["size"] = s.size;
-        sj["blocks"] = s.blocks;
-        sj["bytes"] = s.bytes;
-        sj["counted"] = s.counted;
+        put_structure_identity(sj, s);
         sj["reads"] = r.c.reads;
         sj["writes"] = r.c.writes;
         sj["references"] = r.refs();

@@ -67,16 +67,7 @@ Json histogram_json(const sir::DataStructures& ds, const sir::DataHistogram& h) 
 
 Json structure_json(const sir::DataStructures& ds, const sir::DataStructure& s) {
     Json j;
-    j["kind"] = s.kind;
-    j["name"] = s.name;
-    j["file"] = s.file;
-    j["line"] = s.line;
-    j["address"] = fmt::format("0x{:x}", s.address);
-    j["size"] = s.size;
-    j["blocks"] = s.blocks;
-    j["bytes"] = s.bytes;
-    j["counted"] = s.counted;
-    j["site"] = s.site ? Json(*s.site) : Json(nullptr);
+    put_structure_identity(j, s);
     j["costs"] = data_costs_json(ds, s.costs);
     j["threads"] = Json::array();
     for (const auto& t : s.threads)
@@ -101,6 +92,19 @@ Json data_structures_json(const sir::Document& doc) {
 }
 
 }  // namespace
+
+void put_structure_identity(Json& j, const sir::DataStructure& s) {
+    j["kind"] = s.kind;
+    j["name"] = s.name;
+    j["file"] = s.file;
+    j["line"] = s.line;
+    j["address"] = fmt::format("0x{:x}", s.address);
+    j["size"] = s.size;
+    j["blocks"] = s.blocks;
+    j["bytes"] = s.bytes;
+    j["counted"] = s.counted;
+    j["site"] = s.site ? Json(*s.site) : Json(nullptr);
+}
 
 std::string export_json(const sir::Document& doc) {
     Json j;

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "Document.h"
 
 namespace CLI {
@@ -221,6 +223,10 @@ std::string histogram_svg(const sir::Document& doc, const sir::DataStructure& s,
 // format: json | csv | callgrind.
 void export_document(const sir::Document& doc, const std::string& format, std::ostream& out);
 std::string export_json(const sir::Document& doc);
+// What identifies a data structure (kind, name, declaration, address, size,
+// blocks, bytes, counted, site): the fields `export json` and `arrays
+// --format=json` share, added to j in that order.
+void put_structure_identity(nlohmann::ordered_json& j, const sir::DataStructure& s);
 std::string export_csv(const sir::Document& doc);
 std::string export_callgrind(const sir::Document& doc);
 

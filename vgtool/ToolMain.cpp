@@ -74,8 +74,12 @@ Bool process_option(const HChar* arg) {
                           lines ? "a power of two" : "a whole number", lines || bins ? 1 : 0, max);
             fatal_user_error(msg);
         }
-        if (lines) g_ds.histogram_lines = (u32)v, g_ds.histogram_bins = 0;
-        else if (bins) g_ds.histogram_bins = (u32)v, g_ds.histogram_lines = 0;
+        // The two histogram modes exclude each other; a run that asked for
+        // both would silently get one, so it is refused.
+        if ((lines && g_ds.histogram_bins) || (bins && g_ds.histogram_lines))
+            fatal_user_error("--histogram-lines and --histogram-bins: give one of them, not both");
+        if (lines) g_ds.histogram_lines = (u32)v;
+        else if (bins) g_ds.histogram_bins = (u32)v;
         else g_ds.slots = (u32)v;
         return True;
     }

@@ -111,7 +111,7 @@ OMPSIM_UNSIMULATED int sim_add_event(int es, int code) {
     struct EventSet* s = get(es);
     if (!s) return EPAPI_ENOEVST;
     if (s->running) return EPAPI_EISRUN;
-    if (s->hist_buckets) return EPAPI_EISRUN; /* histogram buffers are sized per event */
+    if (s->hist_buckets) return EPAPI_ECNFLCT; /* histogram buffers are sized per event */
     for (int i = 0; i < s->n; ++i)
         if (s->codes[i] == code) return EPAPI_ECNFLCT;
     if (s->n == MAX_EVENTS) return EPAPI_ECNFLCT;

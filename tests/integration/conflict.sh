@@ -49,7 +49,7 @@ run() {  # NAME D1 SHIFT_B SHIFT_C
     >"$1.stdout" 2>"$1.stderr") || { echo "FAIL: $1: run failed"; cat "$t/$1.stderr"; exit 1; }
 }
 expect() {  # NAME STRUCTURE EVENTS EXPECTED
-  got=$("$here/ds_query.py" "$t/$1.xml" "global:$2" "$3")
+  got=$("$here/monitor_doc.py" costs "$t/$1.xml" "global:$2" "$3")
   if [ "$got" = "$4" ]; then echo "ok: $1 $2 $3 = $got"
   else echo "FAIL: $1 $2 $3: expected '$4', got '$got'"; status=1; fi
 }

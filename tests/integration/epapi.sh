@@ -35,10 +35,15 @@ expect "$t/out" "b: L1_DCW=8192 L1_STM=1024 L2_DCA=1024"
 expect "$t/out" "range TOT_INS: -8"
 expect "$t/out" "unknown name: -7"
 expect "$t/out" "stop before start: -9"
-# The whole program misses at least the arrays' 17,408 lines in the interval.
+# The whole program misses the arrays' 16,384 + 1,024 = 17,408 lines in the
+# interval, plus what main does between the calls: ePAPI's code is not
+# simulated, and main's instructions there only touch its stack frame
+# (under 256 B, at most 4 lines) and the return-address slots of the calls
+# (at most 4 more lines below it), each line missing at most once after the
+# sweep evicted it. So 17,408 <= L1_DCM <= 17,416.
 all=$(sed -n 's/^all: L1_DCM=\([0-9]*\) .*/\1/p' "$t/out")
-if [ -n "$all" ] && [ "$all" -ge 17408 ] && [ "$all" -le 17440 ]; then echo "ok: all L1_DCM $all in [17408, 17440]"
-else echo "FAIL: all L1_DCM '$all' not in [17408, 17440]"; status=1; fi
+if [ -n "$all" ] && [ "$all" -ge 17408 ] && [ "$all" -le 17416 ]; then echo "ok: all L1_DCM $all in [17408, 17416]"
+else echo "FAIL: all L1_DCM '$all' not in [17408, 17416]"; status=1; fi
 
 "$runner" -q --monitor=yes --histogram-bins=25 --output-file="$t/mon.xml" "$bin" >"$t/out2" 2>"$t/err2" || {
   echo "FAIL: tool run with --monitor=yes failed"; cat "$t/err2"; exit 1; }

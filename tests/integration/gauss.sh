@@ -89,8 +89,8 @@ expect() {  # WHAT GOT EXPECTED
   if [ "$2" = "$3" ]; then echo "ok: $1 = $2"
   else echo "FAIL: $1: expected '$3', got '$2'"; status=1; fi
 }
-expect "orig A $EV" "$("$here/ds_query.py" "$t/orig.xml" global:A $EV)" "666699 637201 2500 333300 0 0"
-expect "opt A $EV" "$("$here/ds_query.py" "$t/opt.xml" global:A $EV)" "661749 86093 2500 333300 0 0"
+expect "orig A $EV" "$("$here/monitor_doc.py" costs "$t/orig.xml" global:A $EV)" "666699 637201 2500 333300 0 0"
+expect "opt A $EV" "$("$here/monitor_doc.py" costs "$t/opt.xml" global:A $EV)" "661749 86093 2500 333300 0 0"
 
 # The 25 portions: the per-row formulas of the header, summed over 4 rows.
 python3 - >"$t/expected" <<'EOF'
@@ -131,11 +131,11 @@ for v in ("orig", "opt"):
         print(v, p, sum(reads(v, r) for r in rows), rm, 100, sum(writes(r) for r in rows), 0, 0)
 EOF
 for v in orig opt; do
-  "$here/ds_query.py" "$t/$v.xml" global:A $EV buckets | sed "s/^/$v /" >>"$t/got"
+  "$here/monitor_doc.py" costs "$t/$v.xml" global:A $EV buckets | sed "s/^/$v /" >>"$t/got"
   # The buckets add up to the totals.
   expect "$v A: bucket sums" "$(grep "^$v " "$t/got" | awk '{for (i = 3; i <= NF; i++) s[i] += $i}
     END {for (i = 3; i <= NF; i++) printf "%s%d", (i > 3 ? " " : ""), s[i]; print ""}')" \
-    "$("$here/ds_query.py" "$t/$v.xml" global:A $EV)"
+    "$("$here/monitor_doc.py" costs "$t/$v.xml" global:A $EV)"
 done
 if diff "$t/expected" "$t/got" >"$t/diff"; then echo "ok: all 2 x 25 portions ($EV) as derived"
 else echo "FAIL: portions differ (< derived, > document):"; cat "$t/diff"; status=1; fi

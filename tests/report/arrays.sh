@@ -22,13 +22,6 @@ expect_order() {  # "0 1 3 2" WHAT
   got=$(order)
   if [ "$got" = "$1" ]; then ok "$2: order $got"; else bad "$2: order '$got', expected '$1'"; cat "$tmp/out"; fi
 }
-expect_error() {  # WHAT REGEX: exit 2, one stderr line matching, no stdout
-  if [ "$rc" -ne 2 ]; then bad "$1: exit $rc, expected 2"
-  elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$1: $(wc -l <"$tmp/err") stderr lines"; cat "$tmp/err"
-  elif ! grep -Eq -- "$2" "$tmp/err"; then bad "$1: stderr does not match '$2': $(cat "$tmp/err")"
-  elif [ -s "$tmp/out" ]; then bad "$1: wrote to stdout"
-  else ok "$1: $(cat "$tmp/err")"; fi
-}
 
 # --- level 1 (the default)
 run "$report" arrays "$fixture"

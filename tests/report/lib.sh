@@ -17,3 +17,13 @@ expect_match() {  # REGEX WHAT
 expect_no_match() {  # REGEX WHAT
   if grep -Eq -- "$1" "$tmp/out"; then bad "$2: a line matches '$1'"; else ok "$2"; fi
 }
+expect_error() {  # WHAT REGEX: exit 2, one stderr line matching, no stdout
+  if [ "$rc" -ne 2 ]; then bad "$1: exit $rc, expected 2"
+  elif [ "$(wc -l <"$tmp/err")" -ne 1 ]; then bad "$1: $(wc -l <"$tmp/err") stderr lines"; cat "$tmp/err"
+  elif ! grep -Eq -- "$2" "$tmp/err"; then bad "$1: stderr does not match '$2': $(cat "$tmp/err")"
+  elif [ -s "$tmp/out" ]; then bad "$1: wrote to stdout"
+  else ok "$1: $(cat "$tmp/err")"; fi
+}
+expect_output() {  # FILE WHAT: stdout is exactly FILE
+  if cmp -s "$1" "$tmp/out"; then ok "$2"; else bad "$2"; diff "$1" "$tmp/out"; fi
+}

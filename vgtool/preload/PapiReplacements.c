@@ -7,6 +7,7 @@
  *
  * Under another tool (Cachegrind, for parity runs) the probe fails and each
  * replacement calls the real function, so the program behaves as natively. */
+#include <papi.h>
 #include <stddef.h>
 
 #include "SimEventSets.h"
@@ -31,12 +32,12 @@
         return call_##fn args;                                                      \
     }
 
-/* PAPI_state's flags (papi.h: PAPI_STOPPED 0x01, PAPI_RUNNING 0x02). */
+/* PAPI_state's flags. */
 static int sim_papi_state(int es, int* status) OMPSIM_UNSIMULATED;
 static int sim_papi_state(int es, int* status) {
     int running = 0;
     int rc = sim_state(es, &running);
-    if (rc == EPAPI_OK && status) *status = running ? 0x02 : 0x01;
+    if (rc == EPAPI_OK && status) *status = running ? PAPI_RUNNING : PAPI_STOPPED;
     return rc;
 }
 
@@ -77,7 +78,7 @@ static int call_PAPI_is_initialized(OrigFn o) {
     CALL_FN_W_v(r, o);
     return (int)r;
 }
-REPLACE(int, PAPI_is_initialized, (void), (orig), 1 /* PAPI_LOW_LEVEL_INITED */)
+REPLACE(int, PAPI_is_initialized, (void), (orig), PAPI_LOW_LEVEL_INITED)
 
 #define call_PAPI_create_eventset(o, es) (int)call1(o, (long)(es))
 REPLACE(int, PAPI_create_eventset, (int* es), (orig, es), sim_create_eventset(es))
