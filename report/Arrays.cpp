@@ -130,7 +130,6 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
     return out;
 }
 
-
 std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds, int level,
                         const ArraysOptions& o, const std::vector<Row>& rows) {
     Json j;
