@@ -237,6 +237,20 @@ bool check_same_line(const HierarchyConfig& c, const LevelConfig& l, const char*
 
 }  // namespace
 
+u32 default_private_levels(int levels) { return levels >= 2 ? u32(levels - 1) : 1u; }
+
+u32 first_shared_latency(const HierarchyConfig& c) {
+    u32 p = c.private_levels ? c.private_levels : default_private_levels(c.levels);
+    if (c.levels >= 1 && p < u32(c.levels) && p < u32(kMaxLevels)) return c.level[p].latency;
+    return c.memory_latency;
+}
+
+void set_coherence_defaults(HierarchyConfig& c) {
+    c.private_levels = default_private_levels(c.levels);
+    c.c2c_latency = first_shared_latency(c);
+    c.upgrade_latency = c.c2c_latency;
+}
+
 bool validate(const HierarchyConfig& c, ErrorText& err) {
     if (c.cachegrind) return validate_cachegrind(c, err);
     if (c.levels < 1 || c.levels > kMaxLevels) {
@@ -254,6 +268,16 @@ bool validate(const HierarchyConfig& c, ErrorText& err) {
         const char* n = level_name(c, k, false);
         if (!check_general_level(c.level[k], n, k == 0, err)) return false;
         if (!check_same_line(c, c.level[k], n, err)) return false;
+    }
+    // 0 stands for the default (levels-1, or 1).
+    if (c.private_levels > u32(c.levels)) {
+        err.set = false;
+        error_append(err, "private levels: ");
+        error_append_u64(err, c.private_levels);
+        error_append(err, " is not between 1 and the number of levels (");
+        append_int(err, c.levels);
+        error_append(err, ")");
+        return false;
     }
     return true;
 }

@@ -53,6 +53,16 @@ struct HierarchyConfig {
     // (in 1/100 cycles per instruction) for the simulated-time model.
     u32 memory_latency;
     u32 cpi_x100;
+    // Multi-core machine (CoherentMachine; unused in Cachegrind mode): levels
+    // 1..private_levels are private to each core, the others are shared by
+    // all cores (1..levels; the presets use levels-1, or 1 for one level).
+    u32 private_levels;
+    // Cycles of a cache-to-cache transfer, and of the invalidation of the
+    // other copies when a core writes a line it holds Shared (default: the
+    // latency of the first shared level, or the memory latency when every
+    // level is private).
+    u32 c2c_latency;
+    u32 upgrade_latency;
 };
 
 // Names as users type them and as documents print them.
@@ -63,8 +73,21 @@ const char* inclusion_name(Inclusion i);
 // Level names: "I1", "D1"/"L1", "L2", "L3", "L4" (or "LL" in Cachegrind mode).
 const char* level_name(const HierarchyConfig& c, int level_index, bool icache_side);
 
-// Checks the whole configuration. On failure fills err with one line that
-// names the level and the rule it breaks, e.g.
+// The default of private_levels for a hierarchy of `levels` levels:
+// levels-1 when levels >= 2, else 1.
+u32 default_private_levels(int levels);
+// The latency of the first shared level (index private_levels), or the
+// memory latency when every level is private: the default of c2c_latency
+// and upgrade_latency. private_levels 0 stands for the default.
+u32 first_shared_latency(const HierarchyConfig& c);
+// Sets private_levels, c2c_latency and upgrade_latency to their defaults
+// for the configuration's levels and latencies.
+void set_coherence_defaults(HierarchyConfig& c);
+
+// Checks the whole configuration (general hierarchies: also that
+// private_levels, 0 meaning the default, does not exceed levels). On
+// failure fills err with one line that names the level and the rule it
+// breaks, e.g.
 //   "L2: 1000000 B is not a multiple of line size x associativity (64 x 8)"
 // and returns false.
 bool validate(const HierarchyConfig& c, ErrorText& err);

@@ -151,6 +151,9 @@ void clear_config(HierarchyConfig& c) {
     c.random_seed = 1;
     c.memory_latency = 0;
     c.cpi_x100 = 100;
+    c.private_levels = 0;
+    c.c2c_latency = 0;
+    c.upgrade_latency = 0;
 }
 
 constexpr u64 KiB = 1024;
@@ -165,6 +168,7 @@ void preset_desktop(HierarchyConfig& c) {
     c.level[1] = make_level(1280 * KiB, 10, 64, 15);
     c.level[2] = make_level(30 * MiB, 12, 64, 65);
     c.memory_latency = 250;
+    set_coherence_defaults(c);
 }
 
 // Cachegrind-compatible; the latencies are the weights of Cachegrind's
@@ -177,6 +181,7 @@ void preset_cachegrind(HierarchyConfig& c) {
     c.level[0] = make_level(32 * KiB, 8, 64, 1);
     c.level[1] = make_level(8 * MiB, 16, 64, 10);
     c.memory_latency = 100;
+    set_coherence_defaults(c);
 }
 
 // Small caches whose effects show on small arrays.
@@ -187,6 +192,7 @@ void preset_teaching(HierarchyConfig& c) {
     c.level[0] = make_level(4 * KiB, 2, 64, 4);
     c.level[1] = make_level(64 * KiB, 8, 64, 12);
     c.memory_latency = 100;
+    set_coherence_defaults(c);
 }
 
 const char* const kPresetNames[] = {"cachegrind", "desktop", "teaching", nullptr};
@@ -219,7 +225,8 @@ u32 default_latency(int index) {
 
 enum class Key : u8 {
     Machine, CacheConfig, Geometry, Unified, Replacement, Write, Inclusion,
-    Latency, MemoryLatency, Cpi, ICache, RandomSeed
+    Latency, MemoryLatency, Cpi, ICache, RandomSeed,
+    PrivateLevels, C2cLatency, UpgradeLatency
 };
 
 // Which level a per-level setting addresses.
@@ -233,7 +240,7 @@ struct Setting {
     u8 choice;     // Replacement, Write, Inclusion (the enum's value)
     u32 assoc;     // Geometry
     u32 line;      // Geometry
-    u32 number;    // Latency, MemoryLatency, Cpi (x100)
+    u32 number;    // Latency, MemoryLatency, Cpi (x100), PrivateLevels, C2cLatency, UpgradeLatency
     u64 size;      // Geometry
     u64 seed;      // RandomSeed
     Str text;      // Machine, CacheConfig
@@ -260,6 +267,9 @@ bool lookup_key(Str key, Setting& s) {
     if (eq(key, "cpi")) { s.key = Key::Cpi; return true; }
     if (eq(key, "icache")) { s.key = Key::ICache; return true; }
     if (eq(key, "random-seed")) { s.key = Key::RandomSeed; return true; }
+    if (eq(key, "private-levels")) { s.key = Key::PrivateLevels; return true; }
+    if (eq(key, "c2c-latency")) { s.key = Key::C2cLatency; return true; }
+    if (eq(key, "upgrade-latency")) { s.key = Key::UpgradeLatency; return true; }
     for (const LevelToken& t : kLevelTokens) {
         size_t n = cstr_len(t.name);
         if (key.n < n) continue;
@@ -431,8 +441,17 @@ bool parse_value(Str v, Setting& s, ErrorText& rule) {
             return false;
         }
         return true;
+    case Key::PrivateLevels:
+        if (!parse_u32_dec(v, s.number) || s.number < 1 || s.number > u32(kMaxLevels)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a number of private levels (1 to 4)");
+            return false;
+        }
+        return true;
     case Key::Latency:
     case Key::MemoryLatency:
+    case Key::C2cLatency:
+    case Key::UpgradeLatency:
         if (!parse_u32_dec(v, s.number)) {
             append_quoted(rule, v);
             error_append(rule, " is not a number of cycles (0 to 4294967295)");
@@ -572,8 +591,43 @@ bool apply(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
     case Key::Cpi: c.cpi_x100 = s.number; return true;
     case Key::ICache: c.icache = s.flag; return true;
     case Key::RandomSeed: c.random_seed = s.seed; return true;
+    case Key::PrivateLevels: c.private_levels = s.number; return true;
+    case Key::C2cLatency: c.c2c_latency = s.number; return true;
+    case Key::UpgradeLatency: c.upgrade_latency = s.number; return true;
     }
     return false;
+}
+
+// Which of the coherence settings (whose defaults depend on the final
+// levels and latencies) were given explicitly.
+struct Explicit {
+    bool private_levels;
+    bool c2c_latency;
+    bool upgrade_latency;
+};
+
+void note_explicit(Explicit& x, const Setting& s) {
+    if (s.key == Key::PrivateLevels) x.private_levels = true;
+    if (s.key == Key::C2cLatency) x.c2c_latency = true;
+    if (s.key == Key::UpgradeLatency) x.upgrade_latency = true;
+}
+
+// Fills in the defaults of the coherence settings not given, and checks
+// the number of private levels against the final number of levels.
+bool finish_coherence(HierarchyConfig& c, const Explicit& x, ErrorText& err) {
+    if (!x.private_levels) c.private_levels = default_private_levels(c.levels);
+    if (c.private_levels < 1 || c.private_levels > u32(c.levels)) {
+        restart(err);
+        error_append(err, "--private-levels: ");
+        error_append_u64(err, c.private_levels);
+        error_append(err, " is not between 1 and the number of levels (");
+        error_append_u64(err, u64(c.levels < 0 ? 0 : c.levels));
+        error_append(err, ")");
+        return false;
+    }
+    if (!x.c2c_latency) c.c2c_latency = first_shared_latency(c);
+    if (!x.upgrade_latency) c.upgrade_latency = first_shared_latency(c);
+    return true;
 }
 
 // ---------------------------------------------------------------------------
@@ -883,6 +937,7 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
     Str machine;
     if (!chosen_machine(b, machine, err)) return false;
     HierarchyConfig c;
+    Explicit ex = {false, false, false};
     if (!preset_by_name(machine, c)) {
         restart(err);
         error_append(err, "unknown machine ");
@@ -895,6 +950,7 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
         cursor_start(cur, b.config_text, b.config_len);
         while (cursor_next(cur, fl)) {
             if (!check_file_line(b.config_name, fl, s, err)) return false;
+            note_explicit(ex, s);
             if (!apply(c, s, rule)) {
                 file_prefix(err, b.config_name, fl.number);
                 append_str(err, fl.key);
@@ -917,8 +973,10 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
             append_rule(err, rule);
             return false;
         }
+        note_explicit(ex, s);
     }
 
+    if (!finish_coherence(c, ex, err)) return false;
     if (!validate(c, err)) return false;
     out = c;
     return true;

@@ -69,7 +69,10 @@ struct MonitorConfig {
 // Internal records (public only so that the inline hot path can see them).
 namespace mon {
 
-constexpr u32 kStride = 2 * (kMonitorMaxLevels + 1);  // served[kind][depth]
+// served[kind][depth], then the multi-core counters (coherence misses and
+// false-sharing misses, which have no histogram).
+constexpr u32 kCoherenceBase = 2 * (kMonitorMaxLevels + 1);
+constexpr u32 kStride = kCoherenceBase + 2;
 constexpr u32 kNone = 0xffffffffu;
 // The last-hit cache: direct-mapped by 4 KiB page number. Entries never
 // leave their page, so an entry lives in the slot of its page. 16 slots:
@@ -204,6 +207,9 @@ public:
     // a clamp per access: memcopy's byte-wise copies cost 1.21x without.
     inline void record_current(u64 addr, AccessKind kind, unsigned depth);
     void set_current_thread(u32 thread);
+    // Multi-core machine: a coherence miss of the current thread at addr
+    // (false_sharing: also a false-sharing miss). Not histogrammed.
+    void record_coherence(u64 addr, bool false_sharing);
 
     // Results. kind: 0 = read, 1 = write; depth 0..levels. Out-of-range
     // arguments give 0.
@@ -216,6 +222,9 @@ public:
     u32 threads_seen(u32 id) const;
     u32 thread_at(u32 id, u32 i) const;
     u64 served_thread(u32 id, u32 i, int kind, unsigned depth) const;
+    // Coherence counters: which = 0 coherence misses, 1 false-sharing misses.
+    u64 coherence(u32 id, int which) const;
+    u64 coherence_thread(u32 id, u32 i, int which) const;
     // Histogram (dynamic mode, counted structures with ranges; else 0 buckets).
     u32 buckets(u32 id) const;
     u64 bucket_bytes(u32 id) const;  // lines mode; 0 in bins or static mode

@@ -26,6 +26,7 @@ struct Row {
     size_t index = 0;
     const sir::DataStructure* s = nullptr;
     LevelCounts c;
+    uint64_t coherence = 0, false_sharing = 0;  // Dcm, Dfs (0 without the columns)
     uint64_t misses() const { return c.read_misses + c.write_misses; }
     uint64_t refs() const { return c.read_refs + c.write_refs; }  // reaching the level
 };
@@ -45,6 +46,8 @@ const std::vector<std::pair<std::string, Less>>& sort_keys() {
         {"reads", [](const Row& a, const Row& b) { return a.c.reads > b.c.reads; }},
         {"writes", [](const Row& a, const Row& b) { return a.c.writes > b.c.writes; }},
         {"ratio", [](const Row& a, const Row& b) { return miss_ratio(a) > miss_ratio(b); }},
+        {"coherence-misses", [](const Row& a, const Row& b) { return a.coherence > b.coherence; }},
+        {"false-sharing", [](const Row& a, const Row& b) { return a.false_sharing > b.false_sharing; }},
         {"size", [](const Row& a, const Row& b) { return a.s->size > b.s->size; }},
         {"blocks", [](const Row& a, const Row& b) { return a.s->blocks > b.s->blocks; }},
         {"name", [](const Row& a, const Row& b) { return a.s->name < b.s->name; }},
@@ -68,8 +71,12 @@ const Less& sort_key(const std::string& name) {
 std::vector<Row> sorted_rows(const sir::DataStructures& ds, int level, const std::string& sort, size_t limit) {
     const Less& less = sort_key(sort);
     std::vector<Row> rows;
-    for (size_t i = 0; i < ds.structures.size(); ++i)
-        rows.push_back(Row{i, &ds.structures[i], level_counts(ds, ds.structures[i].costs, level)});
+    const int dcm = ds.column("Dcm"), dfs = ds.column("Dfs");
+    for (size_t i = 0; i < ds.structures.size(); ++i) {
+        const sir::DataStructure& s = ds.structures[i];
+        rows.push_back(Row{i, &s, level_counts(ds, s.costs, level), ds.has_coherence() ? s.costs[dcm] : 0,
+                           ds.has_coherence() ? s.costs[dfs] : 0});
+    }
     // Stable: equal keys keep the document's order.
     std::stable_sort(rows.begin(), rows.end(), less);
     if (limit && rows.size() > limit) rows.resize(limit);
@@ -119,12 +126,22 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
     t.column("Writes", Table::kRight);
     t.column(cache + " misses", Table::kRight);
     t.column(cache + " miss ratio", Table::kRight);
+    if (ds.has_coherence()) {
+        t.column("Coherence misses", Table::kRight);
+        t.column("False sharing", Table::kRight);
+    }
     for (const Row& r : rows) {
         const sir::DataStructure& s = *r.s;
         double ratio = miss_ratio(r);
         std::string ratio_text = !s.counted ? "not counted" : ratio < 0 ? "-" : fmt::format("{:.1f}%", ratio * 100);
-        t.row({std::to_string(r.index), s.kind, clip(s.name, 40), clip(origin(s), 60), size_text(s.size),
-               commas(s.blocks), commas(r.c.reads), commas(r.c.writes), commas(r.misses()), ratio_text});
+        std::vector<std::string> cells = {std::to_string(r.index), s.kind, clip(s.name, 40), clip(origin(s), 60),
+                                          size_text(s.size), commas(s.blocks), commas(r.c.reads), commas(r.c.writes),
+                                          commas(r.misses()), ratio_text};
+        if (ds.has_coherence()) {
+            cells.push_back(commas(r.coherence));
+            cells.push_back(commas(r.false_sharing));
+        }
+        t.row(cells);
     }
     out += "\n" + t.render();
     return out;
@@ -154,6 +171,9 @@ std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds,
         sj["misses"] = r.misses();
         double ratio = miss_ratio(r);
         sj["miss_ratio"] = ratio < 0 ? Json(nullptr) : Json(ratio);
+        // Dcm and Dfs (coherence and false-sharing misses at the private levels); null without them.
+        sj["coherence_misses"] = ds.has_coherence() ? Json(r.coherence) : Json(nullptr);
+        sj["false_sharing_misses"] = ds.has_coherence() ? Json(r.false_sharing) : Json(nullptr);
         j["structures"].push_back(sj);
     }
     return j.dump(2) + "\n";

@@ -2,7 +2,8 @@
 //
 // json: the whole document, keys in document order (see export_json).
 // csv: one record per source line, "file,function,line,<events>", a header
-//      record first, RFC 4180 quoting, '\n' line ends.
+//      record first, RFC 4180 quoting, '\n' line ends; --table=threads,
+//      cores or coherence gives the parts of a multi-threaded run instead.
 // callgrind: the Callgrind profile format, for callgrind_annotate and
 //      KCachegrind (no call graph: ompsim records none).
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "Report.h"
@@ -91,6 +93,136 @@ Json data_structures_json(const sir::Document& doc) {
     return j;
 }
 
+Json determinism_json(const sir::Run& run) {
+    if (!run.determinism) return Json(nullptr);
+    const sir::Determinism& d = *run.determinism;
+    Json j;
+    j["scheduler"] = d.scheduler;
+    j["quantum"] = d.quantum;
+    j["simulate_runtime"] = d.simulate_runtime;
+    j["threads"] = d.threads;
+    j["reasons"] = d.reasons;
+    return j;
+}
+
+Json coherence_json(const sir::Document& doc) {
+    if (!doc.coherence) return Json(nullptr);
+    const sir::CoherenceTotals& k = *doc.coherence;
+    Json j;
+    j["coherence_misses"] = k.coherence_misses;
+    j["false_sharing_misses"] = k.false_sharing_misses;
+    j["invalidations"] = k.invalidations;
+    j["c2c_transfers"] = k.c2c_transfers;
+    j["upgrades"] = k.upgrades;
+    return j;
+}
+
+void put_cache_counters(Json& sj, const sir::CacheStats& s) {
+    sj["name"] = s.name;
+    for (int k = 0; k < 4; ++k) {
+        sj[std::string(kKindNames[k]) + "_refs"] = s.refs[k];
+        sj[std::string(kKindNames[k]) + "_misses"] = s.misses[k];
+    }
+    sj["evictions"] = s.evictions;
+    sj["writebacks"] = s.writebacks;
+    sj["back_invalidations"] = s.back_invalidations;
+    sj["victims_in"] = s.victims_in;
+}
+
+Json threads_json(const sir::Document& doc) {
+    if (!doc.threads) return Json(nullptr);
+    Json j = Json::array();
+    for (const auto& t : *doc.threads) {
+        Json tj;
+        tj["id"] = t.id;
+        tj["valgrind_tid"] = t.valgrind_tid;
+        tj["omp_thread"] = t.omp_thread;
+        tj["core"] = t.core;
+        tj["costs"] = costs_json(doc, t.costs);
+        j.push_back(tj);
+    }
+    return j;
+}
+
+Json cache_coherence_json(const std::optional<sir::CacheCoherence>& c) {
+    if (!c) return Json(nullptr);
+    Json j;
+    j["coherence_misses"] = c->coherence_misses;
+    j["false_sharing_misses"] = c->false_sharing_misses;
+    j["invalidations_received"] = c->invalidations_received;
+    j["invalidations_sent"] = c->invalidations_sent;
+    j["c2c_in"] = c->c2c_in;
+    j["c2c_out"] = c->c2c_out;
+    j["upgrades"] = c->upgrades;
+    return j;
+}
+
+Json cores_json(const sir::Document& doc) {
+    if (!doc.cores) return Json(nullptr);
+    Json j = Json::array();
+    for (const auto& c : *doc.cores) {
+        Json cj;
+        cj["id"] = c.id;
+        cj["instructions"] = c.instructions;
+        cj["cycles"] = c.cycles;
+        cj["busy_cycles"] = c.busy_cycles;
+        cj["wait_cycles"] = c.wait_cycles;
+        cj["cache_stats"] = Json::array();
+        for (const auto& s : c.cache_stats) {
+            Json sj;
+            put_cache_counters(sj, s.stats);
+            sj["coherence"] = cache_coherence_json(s.coherence);
+            cj["cache_stats"].push_back(sj);
+        }
+        j.push_back(cj);
+    }
+    return j;
+}
+
+// ---- CSV tables
+
+std::string csv_threads(const sir::Document& doc) {
+    std::string out = "thread,valgrind_tid,omp_thread,core";
+    for (const auto& e : doc.events) out += "," + csv_field(e);
+    out += "\n";
+    for (const auto& t : *doc.threads) {
+        out += fmt::format("{},{},{},{}", t.id, t.valgrind_tid, t.omp_thread, t.core);
+        for (uint64_t v : t.costs) out += "," + std::to_string(v);
+        out += "\n";
+    }
+    return out;
+}
+
+std::string csv_cores(const sir::Document& doc) {
+    std::string out = "core,instructions,cycles,busy_cycles,wait_cycles,cache";
+    for (const char* k : kKindNames) out += fmt::format(",{0}_refs,{0}_misses", k);
+    out += ",evictions,writebacks,back_invalidations,victims_in,coherence_misses,false_sharing_misses,"
+           "invalidations_received,invalidations_sent,c2c_in,c2c_out,upgrades\n";
+    for (const auto& c : *doc.cores)
+        for (const auto& cs : c.cache_stats) {
+            const sir::CacheStats& s = cs.stats;
+            out += fmt::format("{},{},{},{},{},{}", c.id, c.instructions, c.cycles, c.busy_cycles, c.wait_cycles,
+                               csv_field(s.name));
+            for (int k = 0; k < 4; ++k) out += fmt::format(",{},{}", s.refs[k], s.misses[k]);
+            out += fmt::format(",{},{},{},{}", s.evictions, s.writebacks, s.back_invalidations, s.victims_in);
+            if (const auto& k = cs.coherence)
+                out += fmt::format(",{},{},{},{},{},{},{}", k->coherence_misses, k->false_sharing_misses,
+                                   k->invalidations_received, k->invalidations_sent, k->c2c_in, k->c2c_out,
+                                   k->upgrades);
+            else
+                out += ",,,,,,,";  // no coherence counters (empty fields)
+            out += "\n";
+        }
+    return out;
+}
+
+std::string csv_coherence(const sir::Document& doc) {
+    const sir::CoherenceTotals& k = *doc.coherence;
+    return fmt::format(
+        "coherence_misses,false_sharing_misses,invalidations,c2c_transfers,upgrades\n{},{},{},{},{}\n",
+        k.coherence_misses, k.false_sharing_misses, k.invalidations, k.c2c_transfers, k.upgrades);
+}
+
 }  // namespace
 
 void put_structure_identity(Json& j, const sir::DataStructure& s) {
@@ -120,6 +252,7 @@ std::string export_json(const sir::Document& doc) {
     run["deterministic"] = doc.run.deterministic;
     run["exe"] = doc.run.exe;
     run["args"] = doc.run.args;
+    run["determinism"] = determinism_json(doc.run);
     j["run"] = run;
     Json m;
     m["name"] = doc.machine.name;
@@ -130,6 +263,12 @@ std::string export_json(const sir::Document& doc) {
     m["random_seed"] = doc.machine.random_seed;
     m["cpi"] = doc.machine.cpi;
     m["memory_latency"] = doc.machine.memory_latency;
+    const auto& mc = doc.machine.multicore;
+    m["cores"] = mc ? Json(mc->cores) : Json(nullptr);
+    m["private_levels"] = mc ? Json(mc->private_levels) : Json(nullptr);
+    m["coherence"] = mc ? Json(mc->coherence) : Json(nullptr);
+    m["c2c_latency"] = mc && mc->c2c_latency ? Json(*mc->c2c_latency) : Json(nullptr);
+    m["upgrade_latency"] = mc && mc->upgrade_latency ? Json(*mc->upgrade_latency) : Json(nullptr);
     m["caches"] = Json::array();
     for (const auto& c : doc.machine.caches) {
         Json cj;
@@ -152,18 +291,11 @@ std::string export_json(const sir::Document& doc) {
     j["cache_stats"] = Json::array();
     for (const auto& s : doc.cache_stats) {
         Json sj;
-        sj["name"] = s.name;
-        for (int k = 0; k < 4; ++k) {
-            sj[std::string(kKindNames[k]) + "_refs"] = s.refs[k];
-            sj[std::string(kKindNames[k]) + "_misses"] = s.misses[k];
-        }
-        sj["evictions"] = s.evictions;
-        sj["writebacks"] = s.writebacks;
-        sj["back_invalidations"] = s.back_invalidations;
-        sj["victims_in"] = s.victims_in;
+        put_cache_counters(sj, s);
         j["cache_stats"].push_back(sj);
     }
     j["memory"] = Json{{"reads", doc.memory_reads}, {"writes", doc.memory_writes}};
+    j["coherence"] = coherence_json(doc);
     j["files"] = Json::array();
     for (const auto& f : doc.files) {
         Json fj;
@@ -182,8 +314,29 @@ std::string export_json(const sir::Document& doc) {
         }
         j["files"].push_back(fj);
     }
+    j["threads"] = threads_json(doc);
+    j["cores"] = cores_json(doc);
     j["data_structures"] = data_structures_json(doc);
     return j.dump(2) + "\n";
+}
+
+// Why the document has no data for a CSV table ("" when it has).
+std::string missing_table(const sir::Document& doc, const std::string& table) {
+    if (table == "threads" && !doc.threads) return "no threads (a single-threaded run); --table=threads";
+    if (table == "cores" && !doc.cores) return "no cores (a single-threaded run); --table=cores";
+    if (table == "coherence" && !doc.coherence)
+        return "no coherence totals (a run without cache coherence); --table=coherence";
+    return "";
+}
+
+std::string export_csv(const sir::Document& doc, const std::string& table) {
+    std::string missing = missing_table(doc, table);
+    if (!missing.empty()) throw Error("the document has " + missing);
+    if (table.empty() || table == "lines") return export_csv(doc);
+    if (table == "threads") return csv_threads(doc);
+    if (table == "cores") return csv_cores(doc);
+    if (table == "coherence") return csv_coherence(doc);
+    throw Error("--table must be lines, threads, cores or coherence, not '" + table + "'");
 }
 
 std::string export_csv(const sir::Document& doc) {
@@ -227,16 +380,19 @@ std::string export_callgrind(const sir::Document& doc) {
     return out;
 }
 
-void export_document(const sir::Document& doc, const std::string& format, std::ostream& out) {
+void export_document(const sir::Document& doc, const std::string& format, std::ostream& out,
+                     const std::string& table) {
+    if (!table.empty() && format != "csv")
+        throw Error("--table applies to --format=csv only (json has every part, callgrind the lines)");
     if (format == "json") out << export_json(doc);
-    else if (format == "csv") out << export_csv(doc);
+    else if (format == "csv") out << export_csv(doc, table);
     else if (format == "callgrind") out << export_callgrind(doc);
     else throw Error("--format must be json, csv or callgrind, not '" + format + "'");
 }
 
 void add_export_command(CLI::App& app, Action& action) {
     struct Options {
-        std::string path, format, output;
+        std::string path, format, output, table;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("export", "Write the profile as JSON, CSV or a Callgrind profile");
@@ -247,12 +403,19 @@ void add_export_command(CLI::App& app, Action& action) {
         ->type_name("json|csv|callgrind")
         ->required()
         ->check(CLI::IsMember({"json", "csv", "callgrind"}).description(""));
+    cmd->add_option("--table", o->table,
+                    "csv only: lines (default: one record per source line), threads (per thread), cores (per core "
+                    "and private cache), coherence (the coherence totals)")
+        ->type_name("lines|threads|cores|coherence")
+        ->check(CLI::IsMember({"lines", "threads", "cores", "coherence"}).description(""));
     cmd->add_option("-o,--output", o->output, "Write to OUT instead of standard output")->type_name("OUT");
     cmd->callback([o, &action] {
         action = [o] {
             sir::Document doc = load_document(o->path);
+            std::string missing = missing_table(doc, o->table);
+            if (!missing.empty() && o->format == "csv") throw Error(o->path + ": " + missing);
             std::ostringstream text;
-            export_document(doc, o->format, text);
+            export_document(doc, o->format, text, o->table);
             if (o->output.empty() || o->output == "-") {
                 std::cout << text.str();
                 return kExitOk;

@@ -148,6 +148,32 @@ std::string location_text(const sir::DataStructure& s);
 // when nothing matches or the name is ambiguous (listing the candidates).
 size_t find_structure(const sir::DataStructures& ds, const std::string& spec);
 
+// -------------------------------------------- multi-core runs (Summary.cpp)
+
+// The "Deterministic" value of the summary: "yes", "no", or with a
+// <determinism> element "yes (round-robin, quantum 1000)" / "NO: reason"
+// (one line per reason, the later ones indented to follow the first).
+std::string determinism_text(const sir::Run& run);
+// The coherence counters of a core summed over its private caches.
+sir::CacheCoherence core_coherence(const sir::Core& core);
+// A data structure with false-sharing misses (the Dfs column).
+struct FalseSharing {
+    size_t index = 0;
+    std::string name;  // as the summary names it (see structure_display_name)
+    uint64_t false_sharing = 0, coherence = 0;
+};
+// Every structure with Dfs > 0, most false-sharing misses first (ties in
+// document order); empty when the section has no Dcm/Dfs columns.
+std::vector<FalseSharing> false_sharing_of(const sir::DataStructures& ds);
+// The name of structure i for a message: its name, NAME@FILE:LINE when
+// another structure has the same name, "#i" when it has none.
+std::string structure_display_name(const sir::DataStructures& ds, size_t i);
+// The findings of the summary, one line each: "false sharing: NAME N
+// false-sharing misses of M coherence misses" per structure with Dfs > 0,
+// or "no false sharing detected" when the columns exist and Dfs is 0
+// everywhere; empty without the columns.
+std::vector<std::string> findings(const sir::Document& doc);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -220,14 +246,19 @@ std::string histogram_csv(const std::vector<HistogramRow>& rows);
 std::string histogram_svg(const sir::Document& doc, const sir::DataStructure& s, int level,
                           const std::vector<HistogramRow>& rows);
 
-// format: json | csv | callgrind.
-void export_document(const sir::Document& doc, const std::string& format, std::ostream& out);
+// format: json | csv | callgrind; table (csv only): lines | threads | cores | coherence.
+void export_document(const sir::Document& doc, const std::string& format, std::ostream& out,
+                     const std::string& table = "");
 std::string export_json(const sir::Document& doc);
 // What identifies a data structure (kind, name, declaration, address, size,
 // blocks, bytes, counted, site): the fields `export json` and `arrays
 // --format=json` share, added to j in that order.
 void put_structure_identity(nlohmann::ordered_json& j, const sir::DataStructure& s);
-std::string export_csv(const sir::Document& doc);
+std::string export_csv(const sir::Document& doc);  // the lines table
+// One CSV table: "lines" (one record per source line), "threads" (per
+// thread), "cores" (per core and private cache), "coherence" (the totals).
+// Throws Error for a table the document has no data for.
+std::string export_csv(const sir::Document& doc, const std::string& table);
 std::string export_callgrind(const sir::Document& doc);
 
 }  // namespace report

@@ -61,8 +61,9 @@ const sir::DataStructures& data_structures_of(const sir::Document& doc, const st
 }
 
 int data_levels(const sir::DataStructures& ds) {
-    // The reader checked the form "Dr D1mr .. Dnmr Dw D1mw .. Dnmw".
-    return ds.events.size() >= 2 ? static_cast<int>(ds.events.size() - 2) / 2 : 0;
+    // The reader checked the form "Dr D1mr .. Dnmr Dw D1mw .. Dnmw [Dcm Dfs]".
+    const size_t n = ds.level_columns();
+    return n >= 2 ? static_cast<int>(n - 2) / 2 : 0;
 }
 
 std::string level_name(const sir::Document& doc, int level) {

@@ -1,5 +1,7 @@
 // ompsim-report summary FILE: the run, the machine, the program totals, the
-// cache statistics and the hottest functions and lines, as readable tables.
+// cache statistics, for multi-threaded runs the coherence totals, the threads,
+// the cores and the findings (false sharing), then the hottest functions and
+// lines, as readable tables.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -37,7 +39,9 @@ void print_run(const sir::Document& doc, std::ostream& out) {
     out << field_line("Command", command_text(doc.run));
     out << field_line("Status", status_text(doc.run));
     out << field_line("Label", doc.run.label);
-    out << field_line("Deterministic", doc.run.deterministic ? "yes" : "no");
+    out << field_line("Deterministic", determinism_text(doc.run));
+    if (const auto& d = doc.run.determinism)
+        out << field_line("Threads", fmt::format("{} (simulate-runtime={})", d->threads, d->simulate_runtime));
     out << field_line("Tool version", doc.tool_version.empty() ? "-" : doc.tool_version);
 }
 
@@ -51,6 +55,18 @@ void print_machine(const sir::Document& doc, std::ostream& out) {
     out << field_line("CPI", m.cpi);
     out << field_line("Memory latency", fmt::format("{} cycles", m.memory_latency));
     if (m.random_seed) out << field_line("Random seed", std::to_string(m.random_seed));
+    if (const auto& mc = m.multicore) {
+        std::vector<std::string> names;
+        for (const sir::Cache* c : m.private_caches()) names.push_back(c->name);
+        std::string text = std::to_string(mc->cores);
+        if (mc->private_levels == 0) text += ", every cache shared";
+        else if (mc->private_levels == 1) text += fmt::format(", private level 1 ({})", join(names, ", "));
+        else text += fmt::format(", private levels 1-{} ({})", mc->private_levels, join(names, ", "));
+        text += mc->coherence == "mesi" ? ", MESI coherence" : ", no coherence";
+        if (mc->c2c_latency) text += fmt::format(", cache-to-cache {} cycles", *mc->c2c_latency);
+        if (mc->upgrade_latency) text += fmt::format(", upgrade {} cycles", *mc->upgrade_latency);
+        out << field_line("Cores", text);
+    }
     Table t;
     t.column("Cache", Table::kLeft);
     t.column("Level", Table::kRight);
@@ -130,6 +146,94 @@ void print_cache_stats(const sir::Document& doc, std::ostream& out) {
     out << field_line("Memory writes", commas(doc.memory_writes));
 }
 
+void print_coherence(const sir::Document& doc, std::ostream& out) {
+    if (!doc.coherence) return;
+    const sir::CoherenceTotals& k = *doc.coherence;
+    out << "\n" << heading("Coherence");
+    out << field_line("Coherence misses", commas(k.coherence_misses));
+    out << field_line("False sharing", fmt::format("{} ({} of the coherence misses)", commas(k.false_sharing_misses),
+                                                   share_text(k.false_sharing_misses, k.coherence_misses)));
+    out << field_line("Invalidations", commas(k.invalidations));
+    out << field_line("C2C transfers", commas(k.c2c_transfers));
+    out << field_line("Upgrades", commas(k.upgrades));
+}
+
+// The sum of the named events of a cost vector with thousands separators;
+// "-" when the document lacks one of them.
+std::string event_sum_text(const sir::Document& doc, const std::vector<uint64_t>& costs,
+                           std::initializer_list<std::string> names) {
+    uint64_t sum = 0;
+    for (const std::string& n : names) {
+        int i = doc.event_index(n);
+        if (i < 0) return "-";
+        sum += costs[i];
+    }
+    return commas(sum);
+}
+
+void print_threads(const sir::Document& doc, std::ostream& out) {
+    if (!doc.threads) return;
+    out << "\n" << heading("Threads");
+    const int n = doc.machine.levels;
+    const std::string l1 = level_name(doc, 1);
+    // The last level: numbered, or "L" in the cachegrind model.
+    std::string k = std::to_string(n);
+    if (doc.event_index("D" + k + "mr") < 0) k = "L";
+    const std::string ll = level_name(doc, n);
+    Table t;
+    t.column("Thread", Table::kRight);
+    t.column("Tid", Table::kRight);
+    t.column("OMP", Table::kRight);
+    t.column("Core", Table::kRight);
+    for (const char* e : {"Ir", "Dr", "Dw"}) t.column(e, Table::kRight);
+    t.column(l1 + " misses", Table::kRight);
+    if (n > 1) t.column(ll + " misses", Table::kRight);
+    t.column("Cycles", Table::kRight);
+    for (const sir::Thread& th : *doc.threads) {
+        std::vector<std::string> r = {std::to_string(th.id), th.valgrind_tid ? std::to_string(th.valgrind_tid) : "-",
+                                      th.omp_thread == sir::kNotOpenMP ? "-" : std::to_string(th.omp_thread),
+                                      std::to_string(th.core)};
+        for (const char* e : {"Ir", "Dr", "Dw"}) r.push_back(event_sum_text(doc, th.costs, {e}));
+        r.push_back(event_sum_text(doc, th.costs, {"D1mr", "D1mw"}));
+        if (n > 1) r.push_back(event_sum_text(doc, th.costs, {"I" + k + "mr", "D" + k + "mr", "D" + k + "mw"}));
+        r.push_back(event_sum_text(doc, th.costs, {"Cycles"}));
+        t.row(r);
+    }
+    out << (t.empty() ? std::string("(no threads)\n") : t.render());
+    std::string legend = fmt::format("{} misses = D1mr + D1mw", l1);
+    if (n > 1) legend += fmt::format(", {0} misses = I{1}mr + D{1}mr + D{1}mw", ll, k);
+    out << legend << "; Tid: Valgrind's thread id (- none: a replayed thread); OMP: OpenMP thread number\n";
+}
+
+void print_cores(const sir::Document& doc, std::ostream& out) {
+    if (!doc.cores) return;
+    out << "\n" << heading("Cores");
+    Table t;
+    t.column("Core", Table::kRight);
+    t.column("Instructions", Table::kRight);
+    t.column("Cycles", Table::kRight);
+    t.column("Busy", Table::kRight);
+    t.column("Wait %", Table::kRight);
+    t.column("Coherence misses", Table::kRight);
+    t.column("Invalidations received", Table::kRight);
+    t.column("C2C in", Table::kRight);
+    t.column("Upgrades", Table::kRight);
+    for (const sir::Core& c : *doc.cores) {
+        sir::CacheCoherence k = core_coherence(c);
+        t.row({std::to_string(c.id), commas(c.instructions), commas(c.cycles), commas(c.busy_cycles),
+               share_text(c.wait_cycles, c.cycles), commas(k.coherence_misses), commas(k.invalidations_received),
+               commas(k.c2c_in), commas(k.upgrades)});
+    }
+    out << (t.empty() ? std::string("(no cores)\n") : t.render());
+}
+
+void print_findings(const sir::Document& doc, std::ostream& out) {
+    std::vector<std::string> lines = findings(doc);
+    if (lines.empty()) return;
+    out << "\n" << heading("Findings");
+    for (const std::string& l : lines) out << l << "\n";
+}
+
 // The columns of the hot-spot tables: the rank event, Ir and the level-1
 // data misses (those present).
 std::vector<int> hot_columns(const sir::Document& doc) {
@@ -193,6 +297,66 @@ void print_hottest(const sir::Document& doc, std::ostream& out) {
 
 }  // namespace
 
+std::string determinism_text(const sir::Run& run) {
+    if (!run.determinism) return run.deterministic ? "yes" : "no";
+    const sir::Determinism& d = *run.determinism;
+    if (run.deterministic) return fmt::format("yes ({}, quantum {})", d.scheduler, d.quantum);
+    if (d.reasons.empty()) return fmt::format("NO ({}, quantum {}; no reason recorded)", d.scheduler, d.quantum);
+    std::string out = "NO: " + d.reasons[0];
+    // The later reasons under the first (field_line pads labels to 18 columns).
+    for (size_t i = 1; i < d.reasons.size(); ++i) out += "\n" + std::string(18 + 4, ' ') + d.reasons[i];
+    return out;
+}
+
+sir::CacheCoherence core_coherence(const sir::Core& core) {
+    sir::CacheCoherence sum;
+    for (const sir::CoreCacheStats& s : core.cache_stats) {
+        if (!s.coherence) continue;
+        const sir::CacheCoherence& k = *s.coherence;
+        sum.coherence_misses += k.coherence_misses;
+        sum.false_sharing_misses += k.false_sharing_misses;
+        sum.invalidations_received += k.invalidations_received;
+        sum.invalidations_sent += k.invalidations_sent;
+        sum.c2c_in += k.c2c_in;
+        sum.c2c_out += k.c2c_out;
+        sum.upgrades += k.upgrades;
+    }
+    return sum;
+}
+
+std::string structure_display_name(const sir::DataStructures& ds, size_t i) {
+    const sir::DataStructure& s = ds.structures[i];
+    if (s.name.empty()) return "#" + std::to_string(i);
+    for (size_t j = 0; j < ds.structures.size(); ++j)
+        if (j != i && ds.structures[j].name == s.name)
+            return s.file.empty() ? "#" + std::to_string(i) : s.name + "@" + location_text(s);
+    return s.name;
+}
+
+std::vector<FalseSharing> false_sharing_of(const sir::DataStructures& ds) {
+    std::vector<FalseSharing> out;
+    if (!ds.has_coherence()) return out;
+    const int dcm = ds.column("Dcm"), dfs = ds.column("Dfs");
+    for (size_t i = 0; i < ds.structures.size(); ++i) {
+        const sir::DataStructure& s = ds.structures[i];
+        if (s.costs[dfs] == 0) continue;
+        out.push_back(FalseSharing{i, structure_display_name(ds, i), s.costs[dfs], s.costs[dcm]});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const FalseSharing& a, const FalseSharing& b) { return a.false_sharing > b.false_sharing; });
+    return out;
+}
+
+std::vector<std::string> findings(const sir::Document& doc) {
+    std::vector<std::string> out;
+    if (!doc.data_structures || !doc.data_structures->has_coherence()) return out;
+    for (const FalseSharing& f : false_sharing_of(*doc.data_structures))
+        out.push_back(fmt::format("false sharing: {} {} false-sharing misses of {} coherence misses", f.name,
+                                  commas(f.false_sharing), commas(f.coherence)));
+    if (out.empty()) out.push_back("no false sharing detected");
+    return out;
+}
+
 void run_summary(const std::string& path, std::ostream& out) {
     sir::Document doc = load_document(path);
     out << field_line("Profile", path);
@@ -201,13 +365,19 @@ void run_summary(const std::string& path, std::ostream& out) {
     print_machine(doc, out);
     print_totals(doc, out);
     print_cache_stats(doc, out);
+    print_coherence(doc, out);
+    print_threads(doc, out);
+    print_cores(doc, out);
+    print_findings(doc, out);
     print_hottest(doc, out);
 }
 
 void add_summary_command(CLI::App& app, Action& action) {
     auto path = std::make_shared<std::string>();
     CLI::App* cmd = app.add_subcommand(
-        "summary", "The run, the machine, the program totals, the cache statistics and the hottest functions and lines");
+        "summary",
+        "The run, the machine, the program totals, the cache statistics, threads, cores and findings of multi-threaded "
+        "runs, and the hottest functions and lines");
     cmd->add_option("FILE", *path, "Profile document (ompsim.out.<pid>.xml)")->required();
     cmd->callback([path, &action] {
         action = [path] {

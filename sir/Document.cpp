@@ -20,6 +20,27 @@
 namespace ompsim {
 namespace sir {
 
+std::vector<const Cache*> Machine::private_caches() const {
+    std::vector<const Cache*> out;
+    if (!multicore) return out;
+    for (const Cache& c : caches)
+        if (c.level <= multicore->private_levels) out.push_back(&c);
+    return out;
+}
+
+bool DataStructures::has_coherence() const {
+    size_t n = events.size();
+    return n >= 2 && events[n - 2] == "Dcm" && events[n - 1] == "Dfs";
+}
+
+size_t DataStructures::level_columns() const { return events.size() - (has_coherence() ? 2 : 0); }
+
+int DataStructures::column(const std::string& name) const {
+    for (size_t i = 0; i < events.size(); ++i)
+        if (events[i] == name) return static_cast<int>(i);
+    return -1;
+}
+
 int Document::event_index(const std::string& name) const {
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i] == name) return static_cast<int>(i);
@@ -119,6 +140,76 @@ void write_structure(Writer& w, const DataStructure& s) {
     w.raw("    </data-structure>\n");
 }
 
+// The attributes of a <cache-stats> after its name, up to victims-in.
+void write_cache_counters(Writer& w, const CacheStats& s) {
+    w.raw("\" fetch-refs=\"").num(s.refs[kFetch]);
+    w.raw("\" fetch-misses=\"").num(s.misses[kFetch]);
+    w.raw("\" read-refs=\"").num(s.refs[kRead]);
+    w.raw("\" read-misses=\"").num(s.misses[kRead]);
+    w.raw("\" write-refs=\"").num(s.refs[kWrite]);
+    w.raw("\" write-misses=\"").num(s.misses[kWrite]);
+    w.raw("\" writeback-refs=\"").num(s.refs[kWriteback]);
+    w.raw("\" writeback-misses=\"").num(s.misses[kWriteback]);
+    w.raw("\" evictions=\"").num(s.evictions);
+    w.raw("\" writebacks=\"").num(s.writebacks);
+    w.raw("\" back-invalidations=\"").num(s.back_invalidations);
+    w.raw("\" victims-in=\"").num(s.victims_in);
+}
+
+void write_determinism(Writer& w, const Determinism& d) {
+    w.raw("    <determinism scheduler=\"").esc(d.scheduler);
+    w.raw("\" quantum=\"").num(d.quantum);
+    w.raw("\" simulate-runtime=\"").esc(d.simulate_runtime);
+    w.raw("\" threads=\"").num(d.threads);
+    if (d.reasons.empty()) {
+        w.raw("\"/>\n");
+        return;
+    }
+    w.raw("\">\n");
+    for (const std::string& r : d.reasons) w.raw("      <reason>").esc(r).raw("</reason>\n");
+    w.raw("    </determinism>\n");
+}
+
+void write_threads(Writer& w, const std::vector<Thread>& threads) {
+    w.raw("  <threads>\n");
+    for (const Thread& t : threads) {
+        w.raw("    <thread id=\"").num(t.id);
+        w.raw("\" valgrind-tid=\"").num(t.valgrind_tid);
+        w.raw("\" omp-thread=\"").inum(t.omp_thread);
+        w.raw("\" core=\"").num(t.core).raw("\">\n");
+        w.raw("      <costs>").costs(t.costs).raw("</costs>\n");
+        w.raw("    </thread>\n");
+    }
+    w.raw("  </threads>\n");
+}
+
+void write_cores(Writer& w, const std::vector<Core>& cores) {
+    w.raw("  <cores>\n");
+    for (const Core& c : cores) {
+        w.raw("    <core id=\"").num(c.id);
+        w.raw("\" instructions=\"").num(c.instructions);
+        w.raw("\" cycles=\"").num(c.cycles);
+        w.raw("\" busy-cycles=\"").num(c.busy_cycles);
+        w.raw("\" wait-cycles=\"").num(c.wait_cycles).raw("\">\n");
+        for (const CoreCacheStats& s : c.cache_stats) {
+            w.raw("      <cache-stats name=\"").esc(s.stats.name);
+            write_cache_counters(w, s.stats);
+            if (const auto& k = s.coherence) {
+                w.raw("\" coherence-misses=\"").num(k->coherence_misses);
+                w.raw("\" false-sharing-misses=\"").num(k->false_sharing_misses);
+                w.raw("\" invalidations-received=\"").num(k->invalidations_received);
+                w.raw("\" invalidations-sent=\"").num(k->invalidations_sent);
+                w.raw("\" c2c-in=\"").num(k->c2c_in);
+                w.raw("\" c2c-out=\"").num(k->c2c_out);
+                w.raw("\" upgrades=\"").num(k->upgrades);
+            }
+            w.raw("\"/>\n");
+        }
+        w.raw("    </core>\n");
+    }
+    w.raw("  </cores>\n");
+}
+
 void write_data_structures(Writer& w, const DataStructures& ds) {
     w.raw("  <data-structures events=\"");
     for (size_t i = 0; i < ds.events.size(); ++i) {
@@ -142,6 +233,7 @@ std::string to_xml(const Document& d) {
     if (d.data_structures)
         for (const DataStructure& s : d.data_structures->structures)
             lines += 4 + s.threads.size() + (s.histogram ? s.histogram->entries.size() + 2 : 0);
+    if (d.threads) lines += 3 * d.threads->size();
     w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
 
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -159,7 +251,9 @@ std::string to_xml(const Document& d) {
     w.raw("\" deterministic=\"").boolean(r.deterministic).raw("\">\n");
     w.raw("    <command exe=\"").esc(r.exe).raw("\">");
     for (const std::string& a : r.args) w.raw("<arg>").esc(a).raw("</arg>");
-    w.raw("</command>\n  </run>\n");
+    w.raw("</command>\n");
+    if (r.determinism) write_determinism(w, *r.determinism);
+    w.raw("  </run>\n");
 
     const Machine& m = d.machine;
     w.raw("  <machine name=\"").esc(m.name);
@@ -169,7 +263,15 @@ std::string to_xml(const Document& d) {
     w.raw("\" icache=\"").boolean(m.icache);
     w.raw("\" random-seed=\"").num(m.random_seed);
     w.raw("\" cpi=\"").esc(m.cpi);
-    w.raw("\" memory-latency=\"").num(m.memory_latency).raw("\">\n");
+    w.raw("\" memory-latency=\"").num(m.memory_latency);
+    if (const auto& mc = m.multicore) {
+        w.raw("\" cores=\"").num(mc->cores);
+        w.raw("\" private-levels=\"").inum(mc->private_levels);
+        w.raw("\" coherence=\"").esc(mc->coherence);
+        if (mc->c2c_latency) w.raw("\" c2c-latency=\"").num(*mc->c2c_latency);
+        if (mc->upgrade_latency) w.raw("\" upgrade-latency=\"").num(*mc->upgrade_latency);
+    }
+    w.raw("\">\n");
     for (const Cache& c : m.caches) {
         w.raw("    <cache name=\"").esc(c.name);
         w.raw("\" level=\"").inum(c.level);
@@ -195,21 +297,18 @@ std::string to_xml(const Document& d) {
     w.raw("  <totals>\n    <costs>").costs(d.totals).raw("</costs>\n");
     for (const CacheStats& s : d.cache_stats) {
         w.raw("    <cache-stats name=\"").esc(s.name);
-        w.raw("\" fetch-refs=\"").num(s.refs[kFetch]);
-        w.raw("\" fetch-misses=\"").num(s.misses[kFetch]);
-        w.raw("\" read-refs=\"").num(s.refs[kRead]);
-        w.raw("\" read-misses=\"").num(s.misses[kRead]);
-        w.raw("\" write-refs=\"").num(s.refs[kWrite]);
-        w.raw("\" write-misses=\"").num(s.misses[kWrite]);
-        w.raw("\" writeback-refs=\"").num(s.refs[kWriteback]);
-        w.raw("\" writeback-misses=\"").num(s.misses[kWriteback]);
-        w.raw("\" evictions=\"").num(s.evictions);
-        w.raw("\" writebacks=\"").num(s.writebacks);
-        w.raw("\" back-invalidations=\"").num(s.back_invalidations);
-        w.raw("\" victims-in=\"").num(s.victims_in).raw("\"/>\n");
+        write_cache_counters(w, s);
+        w.raw("\"/>\n");
     }
     w.raw("    <memory reads=\"").num(d.memory_reads);
     w.raw("\" writes=\"").num(d.memory_writes).raw("\"/>\n");
+    if (const auto& k = d.coherence) {
+        w.raw("    <coherence coherence-misses=\"").num(k->coherence_misses);
+        w.raw("\" false-sharing-misses=\"").num(k->false_sharing_misses);
+        w.raw("\" invalidations=\"").num(k->invalidations);
+        w.raw("\" c2c-transfers=\"").num(k->c2c_transfers);
+        w.raw("\" upgrades=\"").num(k->upgrades).raw("\"/>\n");
+    }
     w.raw("  </totals>\n");
 
     w.raw("  <program>\n");
@@ -230,6 +329,8 @@ std::string to_xml(const Document& d) {
         w.raw("    </file>\n");
     }
     w.raw("  </program>\n");
+    if (d.threads) write_threads(w, *d.threads);
+    if (d.cores) write_cores(w, *d.cores);
     if (d.data_structures) write_data_structures(w, *d.data_structures);
     w.raw("</ompsim-profile>\n");
     return std::move(w.out);
@@ -490,6 +591,30 @@ void read_run(const Element& e, Run& r) {
         leaf(a);
         r.args.push_back(a.text);
     }
+    if (const Element* de = optional_one(e, "determinism")) {
+        container(*de);
+        Determinism d;
+        d.scheduler = str(*de, "scheduler");
+        d.quantum = u64(*de, "quantum");
+        d.simulate_runtime = one_of(*de, "simulate-runtime", {"yes", "no"});
+        d.threads = u32(*de, "threads");
+        for (const Element& re : de->children) {
+            if (re.name != "reason") continue;
+            leaf(re);
+            if (r.deterministic)
+                fail(re.line, "<reason>: the run is deterministic=\"true\"; reasons are given only for a run "
+                              "that is not deterministic");
+            d.reasons.push_back(re.text);
+        }
+        r.determinism = std::move(d);
+    }
+}
+
+// True when `e` has any of the attributes.
+bool any_attribute(const Element& e, std::initializer_list<const char*> names) {
+    for (const char* n : names)
+        if (e.attribute(n)) return true;
+    return false;
 }
 
 void read_machine(const Element& e, Machine& m) {
@@ -525,6 +650,26 @@ void read_machine(const Element& e, Machine& m) {
         lines.push_back(c.line);
     }
     if (m.caches.empty()) fail(e.line, "<machine>: no <cache> element");
+    // The multi-core attributes: cores, private-levels and coherence
+    // together; the latencies with them, always with MESI.
+    if (any_attribute(e, {"cores", "private-levels", "coherence", "c2c-latency", "upgrade-latency"})) {
+        MultiCore mc;
+        mc.cores = u32(e, "cores");
+        if (mc.cores == 0) fail(attr(e, "cores").line, "<machine>: attribute 'cores' is 0 (at least 1 core)");
+        mc.private_levels = nonneg_int(e, "private-levels");
+        if (mc.private_levels > m.levels) {
+            const Attribute& a = attr(e, "private-levels");
+            fail(a.line, "<machine>: attribute 'private-levels' is not 0 to " + std::to_string(m.levels) +
+                             " (the levels of the machine): " + quoted(a.value));
+        }
+        mc.coherence = one_of(e, "coherence", {"mesi", "none"});
+        if (mc.coherence == "mesi" && mc.private_levels == 0)
+            fail(attr(e, "private-levels").line,
+                 "<machine>: coherence=\"mesi\" with private-levels=\"0\" (coherence needs private caches)");
+        if (mc.coherence == "mesi" || e.attribute("c2c-latency")) mc.c2c_latency = u32(e, "c2c-latency");
+        if (mc.coherence == "mesi" || e.attribute("upgrade-latency")) mc.upgrade_latency = u32(e, "upgrade-latency");
+        m.multicore = std::move(mc);
+    }
 }
 
 void read_events(const Element& e, std::vector<std::string>& events) {
@@ -537,26 +682,49 @@ void read_events(const Element& e, std::vector<std::string>& events) {
     }
 }
 
+// The attributes of a <cache-stats> but the coherence ones.
+CacheStats cache_counters(const Element& c) {
+    CacheStats s;
+    s.name = str(c, "name");
+    static const char* const refs[4] = {"fetch-refs", "read-refs", "write-refs", "writeback-refs"};
+    static const char* const misses[4] = {"fetch-misses", "read-misses", "write-misses", "writeback-misses"};
+    for (int k = 0; k < 4; ++k) {
+        s.refs[k] = u64(c, refs[k]);
+        s.misses[k] = u64(c, misses[k]);
+    }
+    s.evictions = u64(c, "evictions");
+    s.writebacks = u64(c, "writebacks");
+    s.back_invalidations = u64(c, "back-invalidations");
+    s.victims_in = u64(c, "victims-in");
+    return s;
+}
+
+// False-sharing misses are coherence misses.
+void check_false_sharing(const Element& e, uint64_t false_sharing, uint64_t coherence) {
+    if (false_sharing > coherence)
+        fail(attr(e, "false-sharing-misses").line,
+             tag(e) + ": false-sharing-misses (" + std::to_string(false_sharing) + ") is more than coherence-misses (" +
+                 std::to_string(coherence) + "); a false-sharing miss is a coherence miss");
+}
+
+void read_coherence_totals(const Element& e, Document& d) {
+    CoherenceTotals k;
+    k.coherence_misses = u64(e, "coherence-misses");
+    k.false_sharing_misses = u64(e, "false-sharing-misses");
+    k.invalidations = u64(e, "invalidations");
+    k.c2c_transfers = u64(e, "c2c-transfers");
+    k.upgrades = u64(e, "upgrades");
+    check_false_sharing(e, k.false_sharing_misses, k.coherence_misses);
+    d.coherence = k;
+}
+
 void read_totals(const Element& e, Document& d) {
     container(e);
     d.totals = cost_vector(one(e, "costs"), d.events);
     std::vector<const Element*> stats;
     for (const Element& c : e.children) {
         if (c.name != "cache-stats") continue;
-        CacheStats s;
-        s.name = str(c, "name");
-        static const char* const refs[4] = {"fetch-refs", "read-refs", "write-refs", "writeback-refs"};
-        static const char* const misses[4] = {"fetch-misses", "read-misses", "write-misses",
-                                              "writeback-misses"};
-        for (int k = 0; k < 4; ++k) {
-            s.refs[k] = u64(c, refs[k]);
-            s.misses[k] = u64(c, misses[k]);
-        }
-        s.evictions = u64(c, "evictions");
-        s.writebacks = u64(c, "writebacks");
-        s.back_invalidations = u64(c, "back-invalidations");
-        s.victims_in = u64(c, "victims-in");
-        d.cache_stats.push_back(std::move(s));
+        d.cache_stats.push_back(cache_counters(c));
         stats.push_back(&c);
     }
     const std::vector<Cache>& caches = d.machine.caches;
@@ -572,6 +740,7 @@ void read_totals(const Element& e, Document& d) {
     const Element& mem = one(e, "memory");
     d.memory_reads = u64(mem, "reads");
     d.memory_writes = u64(mem, "writes");
+    if (const Element* k = optional_one(e, "coherence")) read_coherence_totals(*k, d);
 }
 
 void read_program(const Element& e, Document& d, std::vector<uint64_t>& sum) {
@@ -670,6 +839,8 @@ bool columns_well_formed(const std::vector<std::string>& c) {
     return true;
 }
 
+// The columns: the data events of <events>, optionally followed by the
+// coherence columns "Dcm Dfs".
 std::vector<std::string> read_columns(const Element& e, const std::vector<std::string>& doc_events) {
     const Attribute& a = attr(e, "events");
     std::vector<std::string> columns = words(a.value);
@@ -678,10 +849,13 @@ std::vector<std::string> read_columns(const Element& e, const std::vector<std::s
         if (ev[0] == 'D') data.push_back(ev);
     std::string expected;
     for (const std::string& ev : data) expected += (expected.empty() ? "" : " ") + ev;
-    if (columns != data)
+    std::vector<std::string> levels = columns;
+    if (levels.size() >= 2 && levels[levels.size() - 2] == "Dcm" && levels.back() == "Dfs") levels.resize(levels.size() - 2);
+    if (levels != data)
         fail(a.line, "<data-structures>: attribute 'events' is not the data events of <events> (" +
-                         (expected.empty() ? std::string("none") : "'" + expected + "'") + "): " + quoted(a.value));
-    if (!columns_well_formed(columns))
+                         (expected.empty() ? std::string("none") : "'" + expected + "'") +
+                         ", optionally followed by 'Dcm Dfs'): " + quoted(a.value));
+    if (!columns_well_formed(levels))
         fail(a.line, "<data-structures>: attribute 'events' is not of the form 'Dr D1mr ... Dw D1mw ...' "
                      "(the same levels for reads and writes): " + quoted(a.value));
     return columns;
@@ -690,7 +864,9 @@ std::vector<std::string> read_columns(const Element& e, const std::vector<std::s
 // A reference that missed a level also missed every level above it, so each
 // miss column is at most the one before it (Dr >= D1mr >= D2mr ...).
 void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::vector<std::string>& columns) {
-    size_t n = (columns.size() - 2) / 2;
+    const bool coherence = columns.size() >= 2 && columns[columns.size() - 2] == "Dcm" && columns.back() == "Dfs";
+    const size_t level_columns = columns.size() - (coherence ? 2 : 0);
+    size_t n = (level_columns - 2) / 2;
     for (size_t w = 0; w < 2; ++w)
         for (size_t k = 1; k <= n; ++k) {
             size_t i = w * (n + 1) + k;
@@ -699,6 +875,10 @@ void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::v
                                  columns[i - 1] + " (" + std::to_string(v[i - 1]) +
                                  "); a reference that missed a level also missed the levels above it");
         }
+    // Dcm and Dfs: the false-sharing misses are some of the coherence misses.
+    if (coherence && v[level_columns + 1] > v[level_columns])
+        fail(e.line, tag(e) + ": Dfs (" + std::to_string(v[level_columns + 1]) + ") is more than Dcm (" +
+                         std::to_string(v[level_columns]) + "); a false-sharing miss is a coherence miss");
 }
 
 std::vector<uint64_t> structure_costs(const Element& e, const std::vector<std::string>& columns) {
@@ -852,6 +1032,192 @@ void read_data_structures(const Element& e, Document& d) {
     d.data_structures = std::move(ds);
 }
 
+// ------------------------------------------------------- the multi-core parts
+
+// The machine's cores, for <threads> and <cores>, which need them.
+uint32_t machine_cores(const Element& e, const Document& d) {
+    if (!d.machine.multicore)
+        fail(e.line, tag(e) + ": the machine is not multi-core (<machine> has no attribute 'cores')");
+    return d.machine.multicore->cores;
+}
+
+std::string core_range(uint32_t cores) {
+    return "(the machine has " + std::to_string(cores) + (cores == 1 ? " core, 0)" : " cores, 0 to " + std::to_string(cores - 1) + ")");
+}
+
+// The threads add up to <totals>, column by column.
+void read_thread_section(const Element& e, Document& d) {
+    container(e);
+    const uint32_t cores = machine_cores(e, d);
+    std::vector<Thread> threads;
+    std::vector<int> lines;
+    std::vector<uint64_t> sum(d.events.size(), 0);
+    for (const Element& te : e.children) {
+        if (te.name != "thread") continue;
+        container(te);
+        Thread t;
+        t.id = u32(te, "id");
+        for (size_t i = 0; i < threads.size(); ++i)
+            if (threads[i].id == t.id)
+                fail(te.line, "<thread>: a second thread '" + std::to_string(t.id) + "' (the first is at line " +
+                                  std::to_string(lines[i]) + ")");
+        t.valgrind_tid = u32(te, "valgrind-tid");
+        t.omp_thread = signed_int(te, "omp-thread");
+        if (t.omp_thread < kNotOpenMP) {
+            const Attribute& a = attr(te, "omp-thread");
+            fail(a.line, "<thread>: attribute 'omp-thread' is not a thread number or -1 (not an OpenMP thread): " +
+                             quoted(a.value));
+        }
+        t.core = u32(te, "core");
+        if (t.core >= cores)
+            fail(attr(te, "core").line,
+                 "<thread>: core " + std::to_string(t.core) + " is out of range " + core_range(cores));
+        t.costs = cost_vector(one(te, "costs"), d.events);
+        size_t bad = 0;
+        if (!add_to(sum, t.costs, bad))
+            fail(te.line, "<threads>: the " + d.events[bad] + " costs of the threads overflow a 64-bit sum");
+        threads.push_back(std::move(t));
+        lines.push_back(te.line);
+    }
+    // Cycles are rounded once per thread but once per line in <totals>
+    // (a CPI like 0.75): only the counted events must add up exactly.
+    for (size_t i = 0; i < d.events.size(); ++i)
+        if (sum[i] != d.totals[i] && d.events[i] != "Cycles")
+            fail(e.line, "<threads>: the threads' <costs> do not add up to <totals> (" + d.events[i] + " is " +
+                             std::to_string(d.totals[i]) + ", the threads add up to " + std::to_string(sum[i]) + ")");
+    std::stable_sort(threads.begin(), threads.end(), [](const Thread& a, const Thread& b) { return a.id < b.id; });
+    d.threads = std::move(threads);
+}
+
+const char* const kCacheCoherenceAttributes[7] = {"coherence-misses", "false-sharing-misses",
+                                                  "invalidations-received", "invalidations-sent",
+                                                  "c2c-in", "c2c-out", "upgrades"};
+
+CoreCacheStats core_cache_stats(const Element& c) {
+    CoreCacheStats s;
+    s.stats = cache_counters(c);
+    bool any = false;
+    for (const char* n : kCacheCoherenceAttributes) any = any || c.attribute(n);
+    if (any) {  // all or none
+        CacheCoherence k;
+        k.coherence_misses = u64(c, "coherence-misses");
+        k.false_sharing_misses = u64(c, "false-sharing-misses");
+        k.invalidations_received = u64(c, "invalidations-received");
+        k.invalidations_sent = u64(c, "invalidations-sent");
+        k.c2c_in = u64(c, "c2c-in");
+        k.c2c_out = u64(c, "c2c-out");
+        k.upgrades = u64(c, "upgrades");
+        check_false_sharing(c, k.false_sharing_misses, k.coherence_misses);
+        s.coherence = k;
+    }
+    return s;
+}
+
+Core read_core(const Element& ce, const Document& d, uint32_t cores) {
+    container(ce);
+    Core c;
+    c.id = u32(ce, "id");
+    if (c.id >= cores)
+        fail(attr(ce, "id").line, "<core>: id " + std::to_string(c.id) + " is out of range " + core_range(cores));
+    c.instructions = u64(ce, "instructions");
+    c.cycles = u64(ce, "cycles");
+    c.busy_cycles = u64(ce, "busy-cycles");
+    c.wait_cycles = u64(ce, "wait-cycles");
+    const std::vector<const Cache*> caches = d.machine.private_caches();
+    std::vector<const Element*> stats;
+    for (const Element& se : ce.children) {
+        if (se.name != "cache-stats") continue;
+        c.cache_stats.push_back(core_cache_stats(se));
+        stats.push_back(&se);
+    }
+    for (size_t i = 0; i < stats.size() && i < caches.size(); ++i)
+        if (c.cache_stats[i].stats.name != caches[i]->name)
+            fail(stats[i]->line, "<cache-stats>: name " + quoted(c.cache_stats[i].stats.name) +
+                                     " where <machine> has private cache '" + caches[i]->name +
+                                     "' (one per private cache, in <machine> order)");
+    if (stats.size() != caches.size())
+        fail(stats.size() > caches.size() ? stats[caches.size()]->line : ce.line,
+             "<core id=\"" + std::to_string(c.id) + "\">: " + std::to_string(stats.size()) + " <cache-stats> for " +
+                 std::to_string(caches.size()) + " private caches in <machine> (one per private cache, in <machine> order)");
+    return c;
+}
+
+// The sums of the coherence attributes over every core's private caches.
+struct CoherenceSums {
+    uint64_t v[7] = {0, 0, 0, 0, 0, 0, 0};  // in kCacheCoherenceAttributes order
+    uint64_t& at(const char* name) {
+        for (int i = 0; i < 7; ++i)
+            if (std::strcmp(kCacheCoherenceAttributes[i], name) == 0) return v[i];
+        return v[0];
+    }
+};
+
+void check_coherence_sums(const Element& cores_element, const Element* coherence_element, Document& d) {
+    CoherenceSums sum;
+    for (const Core& c : *d.cores)
+        for (const CoreCacheStats& s : c.cache_stats) {
+            if (!s.coherence) continue;
+            const CacheCoherence& k = *s.coherence;
+            const uint64_t values[7] = {k.coherence_misses, k.false_sharing_misses, k.invalidations_received,
+                                        k.invalidations_sent, k.c2c_in, k.c2c_out, k.upgrades};
+            for (int i = 0; i < 7; ++i) {
+                if (sum.v[i] > UINT64_MAX - values[i])
+                    fail(cores_element.line, std::string("<cores>: the '") + kCacheCoherenceAttributes[i] +
+                                                 "' counts of the cores overflow a 64-bit sum");
+                sum.v[i] += values[i];
+            }
+        }
+    // Every transfer and every invalidation has a sender and a receiver.
+    const struct {
+        const char* in;
+        const char* out;
+        const char* why;
+    } pairs[] = {{"c2c-in", "c2c-out", "a cache-to-cache transfer leaves one cache and enters another"},
+                 {"invalidations-received", "invalidations-sent", "an invalidation is sent by one cache to another"}};
+    for (const auto& p : pairs)
+        if (sum.at(p.in) != sum.at(p.out))
+            fail(cores_element.line, std::string("<cores>: the cores' '") + p.in + "' (" + std::to_string(sum.at(p.in)) +
+                                         ") does not equal their '" + p.out + "' (" + std::to_string(sum.at(p.out)) +
+                                         "); " + p.why);
+    if (!coherence_element) return;
+    const CoherenceTotals& k = *d.coherence;
+    const struct {
+        const char* total;
+        uint64_t value;
+        const char* cores;
+    } rules[] = {{"coherence-misses", k.coherence_misses, "coherence-misses"},
+                 {"false-sharing-misses", k.false_sharing_misses, "false-sharing-misses"},
+                 {"invalidations", k.invalidations, "invalidations-received"},
+                 {"c2c-transfers", k.c2c_transfers, "c2c-in"},
+                 {"upgrades", k.upgrades, "upgrades"}};
+    for (const auto& r : rules)
+        if (r.value != sum.at(r.cores))
+            fail(attr(*coherence_element, r.total).line,
+                 std::string("<coherence>: '") + r.total + "' (" + std::to_string(r.value) +
+                     ") does not equal the sum of the cores' '" + r.cores + "' (" + std::to_string(sum.at(r.cores)) +
+                     ")");
+}
+
+void read_cores(const Element& e, const Element* coherence_element, Document& d) {
+    container(e);
+    const uint32_t cores = machine_cores(e, d);
+    std::vector<Core> list;
+    std::vector<int> lines;
+    for (const Element& ce : e.children) {
+        if (ce.name != "core") continue;
+        Core c = read_core(ce, d, cores);
+        for (size_t i = 0; i < list.size(); ++i)
+            if (list[i].id == c.id)
+                fail(ce.line, "<core>: a second core with id " + std::to_string(c.id) + " (the first is at line " +
+                                  std::to_string(lines[i]) + ")");
+        list.push_back(std::move(c));
+        lines.push_back(ce.line);
+    }
+    std::stable_sort(list.begin(), list.end(), [](const Core& a, const Core& b) { return a.id < b.id; });
+    d.cores = std::move(list);
+    check_coherence_sums(e, coherence_element, d);
+}
+
 void read_document(const Element& root, Document& d) {
     if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
 
@@ -879,6 +1245,8 @@ void read_document(const Element& root, Document& d) {
     const Element& events = one(root, "events");
     const Element& totals = one(root, "totals");
     const Element& program = one(root, "program");
+    const Element* threads = optional_one(root, "threads");
+    const Element* cores = optional_one(root, "cores");
     const Element* data_structures = optional_one(root, "data-structures");
     read_run(run, d.run);
     read_machine(machine, d.machine);
@@ -891,6 +1259,8 @@ void read_document(const Element& root, Document& d) {
             fail(one(totals, "costs").line, "<totals>: <costs> do not equal the sum of all regions (" +
                                                 d.events[i] + " is " + std::to_string(d.totals[i]) +
                                                 ", the regions add up to " + std::to_string(sum[i]) + ")");
+    if (threads) read_thread_section(*threads, d);
+    if (cores) read_cores(*cores, optional_one(totals, "coherence"), d);
     if (data_structures) read_data_structures(*data_structures, d);
 }
 

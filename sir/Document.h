@@ -77,9 +77,52 @@
 //
 // The columns (`events`) are the document's data events: Dr counts the line
 // references of reads, D<k>mr those that missed level k, likewise Dw and
-// D<k>mw for writes. The threads add up to the structure's costs; the
+// D<k>mw for writes; on a multi-core machine two more may follow, Dcm
+// (coherence misses at the private levels, summed) and Dfs (those of them
+// that were false sharing). The threads add up to the structure's costs; the
 // buckets add up to at most them (exactly, unless a client request changed
 // the resolution after counting began).
+//
+// Multi-core runs (OpenMP: one simulated core per thread, MESI coherence,
+// deterministic replay) add optional parts, all absent for single-threaded
+// runs, whose documents do not change:
+//
+//   <run ...>
+//     <command .../>
+//     <determinism scheduler="round-robin" quantum="1000" simulate-runtime="no" threads="4">
+//       <reason>why the run is not deterministic</reason>     0..n, only with deterministic="false"
+//     </determinism>                                 <determinism .../> without reasons
+//   </run>
+//   <machine ... memory-latency="100" cores="4" private-levels="2"
+//            coherence="mesi" c2c-latency="65" upgrade-latency="65">
+//            (cores, private-levels 0..levels, coherence mesi|none; the
+//            latencies always with mesi, optional with none)
+//   <totals>
+//     ... <memory .../>
+//     <coherence coherence-misses="" false-sharing-misses="" invalidations=""
+//                c2c-transfers="" upgrades=""/>
+//   </totals>
+//   <program>...</program>
+//   <threads>                                        after </program>
+//     <thread id="0" valgrind-tid="1" omp-thread="0" core="0">   omp-thread -1: not OpenMP;
+//                                                    valgrind-tid 0: none (a replayed logical thread)
+//       <costs>v v ...</costs>                       one value per event
+//     </thread>                                      ascending id; the threads add up to <totals>
+//   </threads>
+//   <cores>
+//     <core id="0" instructions="" cycles="" busy-cycles="" wait-cycles="">
+//       <cache-stats name="D1" ...as in <totals>... coherence-misses=""
+//                    false-sharing-misses="" invalidations-received=""
+//                    invalidations-sent="" c2c-in="" c2c-out="" upgrades=""/>
+//       ... one per private cache (level <= private-levels), in <machine> order
+//     </core>                                        ascending id
+//   </cores>
+//   <data-structures ...>
+//
+// The reader checks ids (unique, below `cores`), the threads' sum, and the
+// coherence sums: <coherence> equals the sums over the cores' private caches,
+// and every invalidation and cache-to-cache transfer has a sender and a
+// receiver (docs/output-format.md, "Multi-core runs").
 #ifndef OMPSIM_SIR_DOCUMENT_H
 #define OMPSIM_SIR_DOCUMENT_H
 
@@ -93,6 +136,16 @@ namespace sir {
 
 constexpr int kFormatVersion = 1;
 
+// <determinism>: how a multi-threaded run was scheduled, and why it may not
+// be deterministic.
+struct Determinism {
+    std::string scheduler;               // "round-robin"
+    uint64_t quantum = 0;                // instructions per scheduling quantum
+    std::string simulate_runtime = "no";  // yes | no
+    uint32_t threads = 0;
+    std::vector<std::string> reasons;    // only when the run is not deterministic
+};
+
 struct Run {
     bool complete = true;
     std::string termination = "exit";  // exit | signal | dump
@@ -103,6 +156,7 @@ struct Run {
     bool deterministic = true;
     std::string exe;
     std::vector<std::string> args;
+    std::optional<Determinism> determinism;  // multi-threaded runs
 };
 
 struct Cache {
@@ -119,6 +173,17 @@ struct Cache {
     uint32_t latency = 0;
 };
 
+// The multi-core attributes of <machine>: one simulated core per thread,
+// levels 1..private_levels private to each core, the levels below shared
+// (private_levels 0: every cache shared, as in the cachegrind model).
+struct MultiCore {
+    uint32_t cores = 1;
+    int private_levels = 1;
+    std::string coherence = "mesi";          // mesi | none
+    std::optional<uint32_t> c2c_latency;      // cycles of a cache-to-cache transfer; always with mesi
+    std::optional<uint32_t> upgrade_latency;  // cycles of an upgrade (S -> M); always with mesi
+};
+
 struct Machine {
     std::string name;
     std::string model;  // hierarchy | cachegrind
@@ -129,6 +194,11 @@ struct Machine {
     std::string cpi;  // as written, two decimals ("1.00")
     uint32_t memory_latency = 0;
     std::vector<Cache> caches;
+    std::optional<MultiCore> multicore;  // the attributes cores="" ... (all or none)
+
+    // The caches every core has a copy of: those of level <= private-levels
+    // (none without `multicore`), in <machine> order.
+    std::vector<const Cache*> private_caches() const;
 };
 
 // Kinds in cache-stats, in attribute order.
@@ -142,6 +212,52 @@ struct CacheStats {
     uint64_t writebacks = 0;
     uint64_t back_invalidations = 0;
     uint64_t victims_in = 0;
+};
+
+// <coherence> in <totals>: the whole run.
+struct CoherenceTotals {
+    uint64_t coherence_misses = 0;
+    uint64_t false_sharing_misses = 0;  // part of coherence_misses
+    uint64_t invalidations = 0;
+    uint64_t c2c_transfers = 0;
+    uint64_t upgrades = 0;
+};
+
+// The coherence attributes of a core's <cache-stats> (all or none).
+struct CacheCoherence {
+    uint64_t coherence_misses = 0;
+    uint64_t false_sharing_misses = 0;
+    uint64_t invalidations_received = 0;
+    uint64_t invalidations_sent = 0;
+    uint64_t c2c_in = 0;
+    uint64_t c2c_out = 0;
+    uint64_t upgrades = 0;
+};
+
+struct CoreCacheStats {
+    CacheStats stats;
+    std::optional<CacheCoherence> coherence;
+};
+
+// <core>: one simulated core.
+struct Core {
+    uint32_t id = 0;
+    uint64_t instructions = 0;
+    uint64_t cycles = 0;
+    uint64_t busy_cycles = 0;
+    uint64_t wait_cycles = 0;
+    std::vector<CoreCacheStats> cache_stats;  // one per private cache, in <machine> order
+};
+
+// <thread> in <threads>: the costs of one thread of the program.
+constexpr int kNotOpenMP = -1;
+
+struct Thread {
+    uint32_t id = 0;            // ompsim's thread number (0 = the initial thread)
+    uint32_t valgrind_tid = 0;  // Valgrind's thread id (as in <data-structures>); 0: none
+    int omp_thread = 0;         // OpenMP thread number, kNotOpenMP for other threads
+    uint32_t core = 0;          // the simulated core it ran on
+    std::vector<uint64_t> costs;  // one value per event
 };
 
 struct Line {
@@ -211,11 +327,19 @@ struct DataStructure {
 };
 
 struct DataStructures {
-    std::vector<std::string> events;  // the columns: the document's Dr, D<k>mr, Dw, D<k>mw events
+    std::vector<std::string> events;  // the columns: the document's Dr, D<k>mr, Dw, D<k>mw events [, Dcm, Dfs]
     std::string mode = "static";      // static | lines | bins
     uint32_t resolution = 0;          // lines per bucket (lines), portions (bins), 0 (static)
     uint32_t slots = 0;               // monitor slots; 0 = unlimited
     std::vector<DataStructure> structures;  // in the tool's order (globals, then heap sites, ...)
+
+    // Whether the columns end in "Dcm Dfs" (coherence and false-sharing misses).
+    bool has_coherence() const;
+    // The number of leading columns of the form "Dr D1mr .. Dw D1mw .." (all
+    // of them but Dcm and Dfs).
+    size_t level_columns() const;
+    // Index of a column, or -1.
+    int column(const std::string& name) const;
 };
 
 struct Document {
@@ -228,7 +352,10 @@ struct Document {
     std::vector<CacheStats> cache_stats;
     uint64_t memory_reads = 0;
     uint64_t memory_writes = 0;
+    std::optional<CoherenceTotals> coherence;  // multi-core machines with coherence
     std::vector<File> files;
+    std::optional<std::vector<Thread>> threads;  // multi-threaded runs; ascending id
+    std::optional<std::vector<Core>> cores;      // multi-core machines; ascending id
     std::optional<DataStructures> data_structures;  // only with --monitor=yes
 
     // Index of an event name in `events`, or -1.
@@ -248,7 +375,8 @@ struct LoadError {
 // every required element and attribute, numbers that parse, cost vectors as
 // long as the event list, totals equal to the sum of the lines, and in the
 // data-structure section the columns, the thread and bucket sums, bucket
-// indexes and miss counts that shrink level by level. Foreign XML,
+// indexes and miss counts that shrink level by level; in the multi-core
+// parts the ids, the threads' sum and the coherence sums. Foreign XML,
 // truncated files and corrupt values are errors, never partial documents.
 bool load_file(const std::string& path, Document& doc, LoadError& err);
 bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);

@@ -100,9 +100,32 @@ SBInfo* new_sb_info(Addr sb_addr, Int n_instrs) {
     return sb;
 }
 
+// While events wait in streams (EventStream.h) they point at InstrInfos:
+// a discarded translation's array is kept until the streams are empty.
+namespace {
+XArray* g_graveyard;  // SBInfo* removed while discards were deferred
+bool g_defer;
+}  // namespace
+
 void discard_sb_info(Addr sb_addr) {
     SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Remove)(g_sbs, &sb_addr));
-    if (sb) VG_(OSetGen_FreeNode)(g_sbs, sb);
+    if (!sb) return;
+    if (g_defer) {
+        if (!g_graveyard) g_graveyard = VG_(newXA)(VG_(malloc), "ompsim.graveyard", VG_(free), sizeof(SBInfo*));
+        VG_(addToXA)(g_graveyard, &sb);
+        return;
+    }
+    VG_(OSetGen_FreeNode)(g_sbs, sb);
+}
+
+void defer_discards(bool on) { g_defer = on; }
+
+void free_discarded() {
+    if (!g_graveyard) return;
+    for (Word i = 0; i < VG_(sizeXA)(g_graveyard); ++i)
+        VG_(OSetGen_FreeNode)(g_sbs, *static_cast<SBInfo**>(VG_(indexXA)(g_graveyard, i)));
+    VG_(deleteXA)(g_graveyard);
+    g_graveyard = nullptr;
 }
 
 void for_each(void (*f)(const LineCC& cc, void* ctx), void* ctx) {

@@ -45,6 +45,10 @@ LineCC* line_cc(Addr instr_addr);
 // `sb_addr` with `n_instrs` guest instructions.
 SBInfo* new_sb_info(Addr sb_addr, Int n_instrs);
 void discard_sb_info(Addr sb_addr);
+// While on, discarded InstrInfo arrays are kept (events in the streams point
+// at them) until free_discarded().
+void defer_discards(bool on);
+void free_discarded();
 
 // Calls f(cc, ctx) for every LineCC, in no particular order.
 void for_each(void (*f)(const LineCC& cc, void* ctx), void* ctx);

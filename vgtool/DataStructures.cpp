@@ -2,12 +2,14 @@
 
 #include <stddef.h>
 
+#include "CoherentMachine.h"
 #include "ProfileWriter.h"
 
 namespace ompsim {
 namespace ds {
 
 RangeMonitor g_mon;
+bool g_coherence_columns;  // multi-core runs: Dcm Dfs after the data events
 bool g_on;
 u32 g_thread;
 
@@ -174,6 +176,16 @@ void set_thread(ThreadId tid) {
     if (g_on) g_mon.prepare_thread(tid);
     g_mon.set_current_thread(tid);
 }
+
+void set_core(u32 core) { set_thread(core + 1); }
+
+void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags) {
+    if (!g_on) return;
+    g_mon.record_current(addr, kind, depth);
+    if (flags & kCoherenceMiss) g_mon.record_coherence(addr, (flags & kFalseSharing) != 0);
+}
+
+void enable_coherence_columns() { g_coherence_columns = true; }
 
 void heap_alloc(ThreadId tid, Addr p, SizeT n) {
     if (!g_auto || n == 0) return;
@@ -342,8 +354,8 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
     if (!g_on) return;
     int levels = cfg.levels;
     const HChar* mode = g_opt.histogram_lines ? "lines" : g_opt.histogram_bins ? "bins" : "static";
-    VG_(fprintf)(fp, "  <data-structures events=\"%s\" mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n",
-                 events, mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
+    VG_(fprintf)(fp, "  <data-structures events=\"%s%s\" mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n",
+                 events, g_coherence_columns ? " Dcm Dfs" : "", mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
                  g_opt.slots);
     DiEpoch ep = VG_(current_DiEpoch)();
     for (u32 id = 0; id < g_ninfo; ++id) {
@@ -380,6 +392,8 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
         }
         VG_(fprintf)(fp, "      <costs>");
         put_served(fp, levels, rd, wr);
+        if (g_coherence_columns)
+            VG_(fprintf)(fp, " %llu %llu", (ULong)g_mon.coherence(id, 0), (ULong)g_mon.coherence(id, 1));
         VG_(fprintf)(fp, "</costs>\n");
         for (u32 t = 0; t < g_mon.threads_seen(id); ++t) {
             u32 thread = g_mon.thread_at(id, t);
@@ -392,6 +406,9 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
             else
                 VG_(fprintf)(fp, "      <thread id=\"%u\"><costs>", thread);
             put_served(fp, levels, rd, wr);
+            if (g_coherence_columns)
+                VG_(fprintf)(fp, " %llu %llu", (ULong)g_mon.coherence_thread(id, t, 0),
+                             (ULong)g_mon.coherence_thread(id, t, 1));
             VG_(fprintf)(fp, "</costs></thread>\n");
         }
         u32 nb = g_mon.buckets(id);
@@ -411,6 +428,8 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
                 if (sum == 0) continue;
                 VG_(fprintf)(fp, "        <bucket index=\"%u\">", b);
                 put_served(fp, levels, rd, wr);
+                // Coherence misses are not histogrammed (RangeMonitor.h).
+                if (g_coherence_columns) VG_(fprintf)(fp, " 0 0");
                 VG_(fprintf)(fp, "</bucket>\n");
             }
             VG_(fprintf)(fp, "      </histogram>\n");

@@ -29,8 +29,19 @@ inline void record(u64 addr, AccessKind kind, unsigned depth) {
     if (g_on) g_mon.record_current(addr, kind, depth);
 }
 
+// Multi-core machine (replay): one line of an access with the flags the
+// machine returned (CoherentMachine.h); coherence misses are counted per
+// structure as well.
+void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags);
+
 void init(const Options& o, const HierarchyConfig& cfg);
 void set_thread(ThreadId tid);
+// Replay: accesses from now on are the simulated core's. Its rows are
+// numbered core + 1, so the initial thread (Valgrind thread 1) and core 0
+// share one row.
+void set_core(u32 core);
+// The document gets the coherence columns (Dcm Dfs) from now on.
+void enable_coherence_columns();
 
 // Client requests.
 void heap_alloc(ThreadId tid, Addr p, SizeT n);

@@ -1,6 +1,7 @@
 #include "Instrumenter.h"
 
 #include "EpapiService.h"
+#include "OmpIntake.h"
 
 extern "C" {
 #include "libvex_ir.h"
@@ -158,9 +159,31 @@ InstrInfo* new_instr(State& s, Addr addr, UInt len) {
     return ii;
 }
 
+// ePAPI's own bookkeeping (EpapiService.h) and the OpenMP runtime's code
+// (spin loops of timing-dependent length: OmpIntake.h) are not simulated.
+bool skipped(Addr a) { return epapi::unsimulated(a) || omp::runtime_code(a) || omp::unrecorded_code(a); }
+
 Int clamp(Int size) {
     return (g_cfg.clamp_dirty_size && size > (Int)g_cfg.clamp_dirty_size) ? (Int)g_cfg.clamp_dirty_size
                                                                           : size;
+}
+
+VG_REGPARM(1) void enter_owner_helper(UWord owner) { omp::enter_owner((UInt)owner); }
+
+// At the start of a superblock of the program or of the runtime: if the
+// running thread's owner differs, tell the intake (a load, a compare and a
+// rarely taken call).
+void mark_owner(IRSB* out, omp::CodeOwner owner) {
+    IRTemp cur = newIRTemp(out->tyenv, Ity_I32);
+    addStmtToIRSB(out, IRStmt_WrTmp(cur, IRExpr_Load(Iend_LE, Ity_I32,
+                                                     mkIRExpr_HWord(reinterpret_cast<HWord>(&omp::g_owner)))));
+    IRTemp differs = newIRTemp(out->tyenv, Ity_I1);
+    addStmtToIRSB(out, IRStmt_WrTmp(differs, IRExpr_Binop(Iop_CmpNE32, IRExpr_RdTmp(cur),
+                                                          IRExpr_Const(IRConst_U32((UInt)owner)))));
+    IRDirty* di = unsafeIRDirty_0_N(1, "enter_owner", VG_(fnptr_to_fnentry)(reinterpret_cast<void*>(enter_owner_helper)),
+                                    mkIRExprVec_1(mkIRExpr_HWord((HWord)owner)));
+    di->guard = IRExpr_RdTmp(differs);
+    addStmtToIRSB(out, IRStmt_Dirty(di));
 }
 
 }  // namespace
@@ -184,18 +207,34 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
     // counted (EpapiService.h): they get no InstrInfo and no events.
     Int n_instrs = 0;
     for (Int j = i; j < sb_in->stmts_used; ++j)
-        if (sb_in->stmts[j]->tag == Ist_IMark && !epapi::unsimulated(sb_in->stmts[j]->Ist.IMark.addr))
+        if (sb_in->stmts[j]->tag == Ist_IMark && !skipped(sb_in->stmts[j]->Ist.IMark.addr))
             ++n_instrs;
     tl_assert(closure->readdr == vge->base[0]);
     s.sb = cost::new_sb_info(closure->readdr, n_instrs);
     s.next_instr = 0;
+
+    // Superblocks may run on across calls and jumps into another object:
+    // every change between the program's and the runtime's code is marked
+    // where it happens, after the events before it.
+    omp::CodeOwner last_owner = omp::kOwnerNeutral;
 
     IRTypeEnv* tyenv = sb_in->tyenv;
     InstrInfo* cur = nullptr;
     bool skip = false;
     for (; i < sb_in->stmts_used; ++i) {
         IRStmt* st = sb_in->stmts[i];
-        if (st->tag == Ist_IMark) skip = epapi::unsimulated(st->Ist.IMark.addr);
+        if (st->tag == Ist_IMark) {
+            Addr a = st->Ist.IMark.addr;
+            if (g_cfg.track_owner) {
+                omp::CodeOwner owner = omp::owner_of(a);
+                if (owner != omp::kOwnerNeutral && owner != last_owner) {
+                    flush(s);
+                    mark_owner(s.out, owner);
+                    last_owner = owner;
+                }
+            }
+            skip = skipped(a);
+        }
         if (skip) {
             if (st->tag == Ist_Exit) flush(s);
             addStmtToIRSB(s.out, st);

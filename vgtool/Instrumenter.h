@@ -14,6 +14,8 @@ struct InstrumentConfig {
     bool fetch_exact_single_line_check;  // false: every fetch is "single line" (no I-cache)
     bool cg_single_line_ok;  // Cachegrind: I1 and LL line sizes equal (IrNoX possible)
     UInt clamp_dirty_size;  // Cachegrind clamps dirty-helper accesses to this; 0 = no clamp
+    bool track_owner;       // streaming: superblocks of the program and of the OpenMP
+                            // runtime say who runs (OmpIntake.h, CodeOwner)
 };
 
 void instrument_init(const InstrumentConfig& cfg);

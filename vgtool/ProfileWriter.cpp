@@ -3,6 +3,7 @@
 #include "DataStructures.h"
 #include "Reports.h"
 #include "SimHelpers.h"
+#include "ThreadsWriter.h"
 
 namespace ompsim {
 
@@ -99,14 +100,8 @@ void put_cache(VgFile* fp, const HierarchyConfig& cfg, int k, bool icache_side) 
 }
 
 void put_stats(VgFile* fp, const HChar* name, const LevelStats& s) {
-    VG_(fprintf)(fp, "    <cache-stats name=\"%s\" fetch-refs=\"%llu\" fetch-misses=\"%llu\" "
-                     "read-refs=\"%llu\" read-misses=\"%llu\" write-refs=\"%llu\" write-misses=\"%llu\" "
-                     "writeback-refs=\"%llu\" writeback-misses=\"%llu\" evictions=\"%llu\" "
-                     "writebacks=\"%llu\" back-invalidations=\"%llu\" victims-in=\"%llu\"/>\n",
-                 name, (ULong)s.refs[kFetch], (ULong)s.misses[kFetch], (ULong)s.refs[kRead],
-                 (ULong)s.misses[kRead], (ULong)s.refs[kWrite], (ULong)s.misses[kWrite],
-                 (ULong)s.refs[kWriteback], (ULong)s.misses[kWriteback], (ULong)s.evictions,
-                 (ULong)s.writebacks, (ULong)s.back_invalidations, (ULong)s.victims_in);
+    put_stats_open(fp, "    ", name, s);
+    VG_(fprintf)(fp, "/>\n");
 }
 
 // Cachegrind's model keeps no per-cache counters: they follow from its
@@ -128,6 +123,23 @@ void cachegrind_stats(const Totals& t, LevelStats out[3]) {
 bool is_zero(const LineCC& cc) { return cc.ir == 0 && cc.dr == 0 && cc.dw == 0; }
 
 }  // namespace
+
+void put_stats_open(VgFile* fp, const HChar* indent, const HChar* name, const LevelStats& s) {
+    VG_(fprintf)(fp, "%s<cache-stats name=\"%s\" fetch-refs=\"%llu\" fetch-misses=\"%llu\" "
+                     "read-refs=\"%llu\" read-misses=\"%llu\" write-refs=\"%llu\" write-misses=\"%llu\" "
+                     "writeback-refs=\"%llu\" writeback-misses=\"%llu\" evictions=\"%llu\" "
+                     "writebacks=\"%llu\" back-invalidations=\"%llu\" victims-in=\"%llu\"",
+                 indent, name, (ULong)s.refs[kFetch], (ULong)s.misses[kFetch], (ULong)s.refs[kRead],
+                 (ULong)s.misses[kRead], (ULong)s.refs[kWrite], (ULong)s.misses[kWrite],
+                 (ULong)s.refs[kWriteback], (ULong)s.misses[kWriteback], (ULong)s.evictions,
+                 (ULong)s.writebacks, (ULong)s.back_invalidations, (ULong)s.victims_in);
+}
+
+void put_line_costs(VgFile* fp, const LineCC& cc, const HierarchyConfig& cfg) {
+    Costs c;
+    costs_of(cc, cfg, c);
+    put_costs(fp, c, event_count(cfg));
+}
 
 ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg) {
     ULong cycles = cc.ir * (ULong)cfg.cpi_x100 / 100;
@@ -154,7 +166,8 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     VG_(fprintf)(fp, "  <run complete=\"%s\" termination=\"%s\" exit-status=\"%d\" signal=\"%d\" label=\"",
                  yes_no(run.complete), run.termination, run.exit_status, run.signal);
     put_xml_escaped(fp, run.label);
-    VG_(fprintf)(fp, "\" dump=\"%llu\" deterministic=\"true\">\n", run.dump);
+    VG_(fprintf)(fp, "\" dump=\"%llu\" deterministic=\"%s\">\n", run.dump,
+                 yes_no(run_deterministic(omp::options())));
     VG_(fprintf)(fp, "    <command exe=\"");
     put_xml_escaped(fp, VG_(args_the_exename));
     VG_(fprintf)(fp, "\">");
@@ -163,15 +176,19 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         put_xml_escaped(fp, *(HChar**)VG_(indexXA)(VG_(args_for_client), i));
         VG_(fprintf)(fp, "</arg>");
     }
-    VG_(fprintf)(fp, "</command>\n  </run>\n");
+    VG_(fprintf)(fp, "</command>\n");
+    put_determinism(fp, omp::options());
+    VG_(fprintf)(fp, "  </run>\n");
 
     VG_(fprintf)(fp, "  <machine name=\"");
     put_xml_escaped(fp, machine_name);
     VG_(fprintf)(fp, "\" model=\"%s\" levels=\"%d\" split-l1=\"%s\" icache=\"%s\" random-seed=\"%llu\" "
-                     "cpi=\"%u.%02u\" memory-latency=\"%u\">\n",
+                     "cpi=\"%u.%02u\" memory-latency=\"%u\"",
                  cfg.cachegrind ? "cachegrind" : "hierarchy", cfg.levels, yes_no(cfg.split_l1),
                  yes_no(cfg.icache), (ULong)cfg.random_seed, cfg.cpi_x100 / 100, cfg.cpi_x100 % 100,
                  cfg.memory_latency);
+    put_machine_cores(fp, cfg);
+    VG_(fprintf)(fp, ">\n");
     for (int k = 0; k < cfg.levels; ++k) {
         if (k == 0 && cfg.split_l1) put_cache(fp, cfg, 0, true);
         put_cache(fp, cfg, k, false);
@@ -208,13 +225,14 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         VG_(fprintf)(fp, "    <memory reads=\"%llu\" writes=\"0\"/>\n",
                      s[2].misses[kFetch] + s[2].misses[kRead] + s[2].misses[kWrite]);
     } else {
-        const Hierarchy& h = sim::g_hier;
+        const CoherentMachine& h = sim::g_machine;
         for (int k = 0; k < cfg.levels; ++k) {
-            if (k == 0 && cfg.split_l1) put_stats(fp, level_name(cfg, 0, true), h.stats(0, true));
-            put_stats(fp, level_name(cfg, k, false), h.stats(k, false));
+            if (k == 0 && cfg.split_l1) put_stats(fp, level_name(cfg, 0, true), h.total_stats(0, true));
+            put_stats(fp, level_name(cfg, k, false), h.total_stats(k, false));
         }
         VG_(fprintf)(fp, "    <memory reads=\"%llu\" writes=\"%llu\"/>\n", (ULong)h.memory_reads(),
                      (ULong)h.memory_writes());
+        put_coherence_totals(fp, cfg);
     }
     VG_(fprintf)(fp, "  </totals>\n  <program>\n");
 
@@ -262,6 +280,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     }
     if (open_file) VG_(fprintf)(fp, "    </file>\n");
     VG_(fprintf)(fp, "  </program>\n");
+    put_threads_and_cores(fp, cfg);
     // The data-structure columns are the document's Dr.. and Dw.. events.
     HChar ds_events[8 * (2 * kMaxLevels + 2)];
     ds_events[0] = 0;

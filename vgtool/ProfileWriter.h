@@ -6,6 +6,7 @@
 
 #include "CacheConfig.h"
 #include "CostCentres.h"
+#include "LevelStats.h"
 
 namespace ompsim {
 
@@ -25,6 +26,11 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
 
 // Writes s with & < > " escaped and control bytes replaced by '?'.
 void put_xml_escaped(VgFile* fp, const HChar* s);
+
+// `<cache-stats name=.. ...` without the closing "/>" (callers add attributes).
+void put_stats_open(VgFile* fp, const HChar* indent, const HChar* name, const LevelStats& s);
+// The cost vector of one cost centre, in <events> order.
+void put_line_costs(VgFile* fp, const LineCC& cc, const HierarchyConfig& cfg);
 
 // Simulated cycles of one cost centre (see sir/Document.h: CPI x Ir plus the
 // latency of the serving level for every reference that missed level 1).

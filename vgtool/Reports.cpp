@@ -87,7 +87,7 @@ void print_level_row(const HChar* name, const HChar* kind, ULong refs, ULong mis
 }
 
 void print_hierarchy_summary(const HierarchyConfig& cfg, const Totals& t) {
-    const Hierarchy& h = sim::g_hier;
+    const CoherentMachine& h = sim::g_machine;
     VG_(umsg)("Instructions:     %,llu\n", t.ir);
     VG_(umsg)("Data reads:       %,llu\n", t.dr);
     VG_(umsg)("Data writes:      %,llu\n", t.dw);
@@ -98,7 +98,7 @@ void print_hierarchy_summary(const HierarchyConfig& cfg, const Totals& t) {
         for (int side = 0; side < 2; ++side) {
             bool icache_side = side == 0;
             if (icache_side && !(k == 0 && cfg.split_l1)) continue;
-            const LevelStats& s = h.stats(k, icache_side);
+            LevelStats s = h.total_stats(k, icache_side);
             const HChar* name = level_name(cfg, k, icache_side);
             for (unsigned kind = 0; kind < kNumKinds; ++kind) {
                 if (s.refs[kind] == 0) continue;

@@ -1,12 +1,15 @@
 #include "SimHelpers.h"
 
 #include "DataStructures.h"
+#include "EventStream.h"
+#include "Replay.h"
 
 namespace ompsim {
 namespace sim {
 
+HierarchyConfig g_config;
 CachegrindModel g_cg;
-Hierarchy g_hier;
+CoherentMachine g_machine;
 bool g_icache;
 
 namespace {
@@ -74,14 +77,14 @@ VG_REGPARM(3) void cg_dw(InstrInfo* n, Addr a, UWord size) { cg_write(n, a, size
 // line references by the depth that served them.
 
 inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
-    unsigned bits = g_hier.line_bits();
+    unsigned bits = g_machine.line_bits();
     u64 first = a >> bits;
     u64 last = (a + size - 1) >> bits;
-    unsigned d = g_hier.access(kind, first);
+    unsigned d = g_machine.access(0, kind, first, ~0ull) & 0xff;
     count(served, d);
     if (kind != kFetch) ds::record(a, kind, d);
     for (u64 b = first + 1; b <= last; ++b) {
-        d = g_hier.access(kind, b);
+        d = g_machine.access(0, kind, b, ~0ull) & 0xff;
         count(served, d);
         if (kind != kFetch) ds::record(b << bits, kind, d);
     }
@@ -89,7 +92,7 @@ inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
 inline void hier_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (g_icache) count(cc->ir_served, g_hier.access(kFetch, n->addr >> g_hier.line_bits()));
+    if (g_icache) count(cc->ir_served, g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull) & 0xff);
 }
 
 VG_REGPARM(1) void hier_ir1(InstrInfo* n) { hier_fetch1(n); }
@@ -134,6 +137,39 @@ VG_REGPARM(3) void hier_ir_dm(InstrInfo* n, Addr a, UWord size) {
     hier_dm(n, a, size);
 }
 
+// ------------------------------------------------------------ streaming
+// One 16-byte event per call (EventStream.h); when the chunk is full the
+// stream gets a new one and the replay catches up.
+
+inline void put(uptr w0, uptr w1) {
+    Ev* p = stream::g_pos;
+    p->w0 = w0;
+    p->w1 = w1;
+    stream::g_pos = ++p;
+    if (__builtin_expect(p == stream::g_end, 0)) {
+        stream::chunk_full();
+        replay::advance();
+    }
+}
+inline uptr ii(InstrInfo* n, EvTag tag) { return reinterpret_cast<uptr>(n) | tag; }
+inline uptr data_word(Addr a, UWord size, bool with_fetch) {
+    return (a & kAddrMask) | (uptr(size) << kSizeShift) | (with_fetch ? kWithFetch : 0);
+}
+
+VG_REGPARM(1) void st_ir1(InstrInfo* n) { put(ii(n, kTagFetch1), 0); }
+VG_REGPARM(2) void st_ir2(InstrInfo* n, InstrInfo* n2) { put(ii(n, kTagFetch2), reinterpret_cast<uptr>(n2)); }
+VG_REGPARM(3) void st_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
+    put(ii(n, kTagFetch2), reinterpret_cast<uptr>(n2));
+    put(ii(n3, kTagFetch1), 0);
+}
+VG_REGPARM(1) void st_ir_gen(InstrInfo* n) { put(ii(n, kTagFetchGen), 0); }
+VG_REGPARM(3) void st_ir_dr(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagRead), data_word(a, size, true)); }
+VG_REGPARM(3) void st_ir_dw(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagWrite), data_word(a, size, true)); }
+VG_REGPARM(3) void st_ir_dm(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagModify), data_word(a, size, true)); }
+VG_REGPARM(3) void st_dr(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagRead), data_word(a, size, false)); }
+VG_REGPARM(3) void st_dw(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagWrite), data_word(a, size, false)); }
+VG_REGPARM(3) void st_dm(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagModify), data_word(a, size, false)); }
+
 template <typename F>
 void* fn(F f) {
     return reinterpret_cast<void*>(f);
@@ -158,6 +194,15 @@ HelperTable hierarchy_helpers() {
         fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm),
         {"hier_ir1", "hier_ir2", "hier_ir3", "hier_ir_gen", "hier_ir_dr", "hier_ir_dw",
          "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm"}};
+    return t;
+}
+
+HelperTable stream_helpers() {
+    HelperTable t = {
+        fn(st_ir1), fn(st_ir2), fn(st_ir3), fn(st_ir_gen), fn(st_ir_dr), fn(st_ir_dw),
+        fn(st_ir_dm), fn(st_dr), fn(st_dw), fn(st_dm),
+        {"st_ir1", "st_ir2", "st_ir3", "st_ir_gen", "st_ir_dr", "st_ir_dw", "st_ir_dm", "st_dr",
+         "st_dw", "st_dm"}};
     return t;
 }
 

@@ -1,14 +1,17 @@
 // The functions the instrumented code calls, one per batch of events of one
 // or a few guest instructions. Two families:
 //  - cg_*:  Cachegrind mode (CachegrindModel), Cachegrind's counting rules;
-//  - hier_*: the general hierarchy (Hierarchy), one reference per cache line.
+//  - hier_*: the general model (CoherentMachine, core 0), one reference per
+//    cache line;
+//  - st_*:  streaming, once the program has threads: one event appended to
+//    the running thread's stream per call (replayed by Replay.h).
 // Each family has the same shapes, so the Instrumenter picks a table.
 #ifndef OMPSIM_VGTOOL_SIMHELPERS_H
 #define OMPSIM_VGTOOL_SIMHELPERS_H
 
 #include "CachegrindModel.h"
+#include "CoherentMachine.h"
 #include "CostCentres.h"
-#include "Hierarchy.h"
 
 namespace ompsim {
 
@@ -33,12 +36,18 @@ struct HelperTable {
 
 namespace sim {
 
+extern HierarchyConfig g_config;
 extern CachegrindModel g_cg;
-extern Hierarchy g_hier;
+// The general model; before the program has a second thread every access
+// is core 0's, simulated at once by the hier_* helpers.
+extern CoherentMachine g_machine;
 extern bool g_icache;  // simulate instruction fetches (general mode)
 
 HelperTable cachegrind_helpers();
 HelperTable hierarchy_helpers();
+// Streaming (EventStream.h): the helpers append events; the replay
+// simulates them (either model).
+HelperTable stream_helpers();
 
 }  // namespace sim
 }  // namespace ompsim

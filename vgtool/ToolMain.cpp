@@ -2,10 +2,15 @@
 #include "DataStructures.h"
 #include "EpapiService.h"
 #include "Instrumenter.h"
+#include "EventStream.h"
 #include "MachineConfig.h"
+#include "OmpEvents.h"
+#include "OmpIntake.h"
 #include "ProfileWriter.h"
+#include "Replay.h"
 #include "Reports.h"
 #include "SimHelpers.h"
+#include "CoreSim.h"
 #include "ompsim.h"
 
 extern "C" {
@@ -30,12 +35,47 @@ bool g_exited;                  // the client called exit/exit_group
 Int g_exit_status;
 ULong g_dumps;                  // documents written by OMPSIM_DUMP
 ds::Options g_ds;               // --monitor, --histogram-*, --monitor-slots
+omp::Options g_omp;             // --simulate-runtime, --trace-omp
+replay::Options g_replay;       // --quantum, --cores
+ULong g_stream_buffer;          // --stream-buffer (bytes)
+InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
 
 void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
 void tool_release(void*, void* p) { VG_(free)(p); }
 
 bool starts_with(const HChar* s, const HChar* prefix) {
     return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
+bool yes_no_option(const HChar* arg, const HChar* name, bool* out) {
+    SizeT n = VG_(strlen)(name);
+    if (VG_(strncmp)(arg, name, n) != 0 || arg[n] != '=') return false;
+    const HChar* v = arg + n + 1;
+    if (VG_(strcmp)(v, "yes") == 0)
+        *out = true;
+    else if (VG_(strcmp)(v, "no") == 0)
+        *out = false;
+    else {
+        HChar msg[120];
+        VG_(snprintf)(msg, sizeof msg, "%s: expected yes or no", name);
+        fatal_user_error(msg);
+    }
+    return true;
+}
+
+// --NAME=N with lo <= N <= hi (a whole number).
+bool number_option(const HChar* arg, const HChar* name, ULong lo, ULong hi, ULong* out) {
+    SizeT n = VG_(strlen)(name);
+    if (VG_(strncmp)(arg, name, n) != 0 || arg[n] != '=') return false;
+    HChar* end = nullptr;
+    Long v = VG_(strtoll10)(arg + n + 1, &end);
+    if (!arg[n + 1] || *end || v < (Long)lo || (ULong)v > hi) {
+        HChar msg[160];
+        VG_(snprintf)(msg, sizeof msg, "%s: expected a whole number from %llu to %llu", name, lo, hi);
+        fatal_user_error(msg);
+    }
+    *out = (ULong)v;
+    return true;
 }
 
 Bool process_option(const HChar* arg) {
@@ -83,6 +123,25 @@ Bool process_option(const HChar* arg) {
         else g_ds.slots = (u32)v;
         return True;
     }
+    ULong num;
+    if (number_option(arg, "--quantum", 1, 100000000, &num)) {
+        g_replay.quantum = (u32)num;
+        return True;
+    }
+    if (number_option(arg, "--cores", 0, kMaxCores, &num)) {
+        g_replay.cores = (u32)num;
+        return True;
+    }
+    if (starts_with(arg, "--stream-buffer=")) {
+        u64 bytes = 0;
+        const HChar* v = arg + 16;
+        if (!parse_size(v, VG_(strlen)(v), bytes) || bytes < (1u << 20))
+            fatal_user_error("--stream-buffer: expected a size of at least 1M (like 512M or 2G)");
+        g_stream_buffer = bytes;
+        return True;
+    }
+    if (yes_no_option(arg, "--simulate-runtime", &g_omp.simulate_runtime)) return True;
+    if (yes_no_option(arg, "--trace-omp", &g_omp.trace)) return True;
     if (starts_with(arg, "--output-file=")) {
         g_output_file = arg + 14;
         if (!g_output_file[0]) fatal_user_error("--output-file: expected a file name");
@@ -132,6 +191,11 @@ void print_usage() {
         "    --output-file=F           the profile document [ompsim.out.%%p.xml]\n"
         "                              (%%p = pid, %%q{VAR} = environment variable VAR)\n"
         "    --collect-atstart=yes|no  simulate from the start, or from OMPSIM_START_COLLECTION [yes]\n"
+        "    --cores=N                 simulated cores; 0 = one per thread [0]\n"
+        "    --quantum=N               instructions per turn of the deterministic replay [1000]\n"
+        "    --stream-buffer=SIZE      memory for buffered per-thread events [512M]\n"
+        "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
+        "    --trace-omp=yes|no        print every OpenMP event received (debugging) [no]\n"
         "    --cachegrind-out-file=F   also write Cachegrind-format costs to F (%%p = pid)\n");
 }
 
@@ -195,7 +259,8 @@ void post_clo_init() {
     g_machine_name = builder_machine_name(g_builder);
 
     Allocator a = tool_allocator();
-    InstrumentConfig ic;
+    sim::g_config = g_cfg;
+    InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
     if (g_cfg.cachegrind) {
         if (!sim::g_cg.init(g_cfg, a, err)) fatal_user_error(err.text);
@@ -218,14 +283,18 @@ void post_clo_init() {
         ic.cg_single_line_ok = g_cfg.i1.line == g_cfg.level[1].line;
         ic.clamp_dirty_size = min_line;
     } else {
-        if (!sim::g_hier.init(g_cfg, a, err)) fatal_user_error(err.text);
+        u32 max_cores = g_replay.cores ? g_replay.cores : kMaxCores;
+        if (!sim::g_machine.init(g_cfg, max_cores, a, err)) fatal_user_error(err.text);
         sim::g_icache = g_cfg.icache;
         ic.helpers = sim::hierarchy_helpers();
-        ic.fetch_line_bits = sim::g_hier.line_bits();
+        ic.fetch_line_bits = sim::g_machine.line_bits();
         ic.fetch_exact_single_line_check = g_cfg.icache;
     }
     instrument_init(ic);
     cost::init();
+    stream::init(g_stream_buffer);
+    omp::init(g_omp);
+    replay::init(g_replay);
     ds::init(g_ds, g_cfg);
     epapi::init(g_cfg, sim::g_icache || g_cfg.cachegrind);
     g_collecting = g_collect_at_start;
@@ -249,6 +318,19 @@ void set_collecting(bool on) {
     // Existing translations carry (or lack) the helper calls: drop them all.
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
     g_collecting = on;
+}
+
+// The program has a second thread or an OpenMP runtime: from now on the
+// helpers append to per-thread streams and the replay drives the machine.
+// Core 0 takes over what the initial thread did so far.
+void start_streaming() {
+    if (!omp::start_streaming()) return;
+    coresim::adopt_serial_part(g_cfg);
+    if (!g_cfg.cachegrind) ds::enable_coherence_columns();
+    g_ic.helpers = sim::stream_helpers();
+    g_ic.track_owner = !g_omp.simulate_runtime;
+    instrument_init(g_ic);
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
 }
 
 // The document name for dump n: ompsim.out.123.xml -> ompsim.out.123.n.xml.
@@ -278,6 +360,9 @@ void write_document(const RunInfo& run) {
 
 Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     if (!VG_IS_TOOL_USERREQ('O', 'M', args[0])) return False;
+    // Everything but OpenMP events reads or changes what the simulation
+    // sees: the replay first catches up with what was recorded.
+    if (args[0] != OMPSIM_USERREQ_OMP_EVENT) replay::advance();
     switch (args[0]) {
         case OMPSIM_USERREQ_START_COLLECTION:
             set_collecting(true);
@@ -289,7 +374,8 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             epapi::before_zero();
             ds::zero();
             cost::zero_all();
-            if (!g_cfg.cachegrind) sim::g_hier.reset_stats();
+            if (!g_cfg.cachegrind) sim::g_machine.reset_stats();
+            coresim::zero_counters();
             break;
         case OMPSIM_USERREQ_HEAP_ALLOC:
             ds::heap_alloc(tid, (Addr)args[1], (SizeT)args[2]);
@@ -313,6 +399,10 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             ++g_dumps;
             break;
         }
+        case OMPSIM_USERREQ_OMP_EVENT:
+            if (args[1] == OMP_EV_TOOL_INIT) start_streaming();
+            omp::handle_event(tid, args);
+            break;
         default:
             if (epapi::handle_request(args, ret)) return True;
             VG_(umsg)("warning: unknown ompsim client request 0x%lx ignored\n", args[0]);
@@ -336,11 +426,27 @@ void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
 void post_syscall(ThreadId, UInt, UWord*, UInt, SysRes) {}
 
 void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
-void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
+void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
+    ds::new_mapping(a, len, di_handle);
+}
 void die_mem_munmap(Addr a, SizeT len) { ds::unmapped(a, len); }
-void start_client_code(ThreadId tid, ULong) { ds::set_thread(tid); }
+void start_client_code(ThreadId tid, ULong) {
+    omp::thread_running(tid);
+    if (!omp::streaming()) ds::set_thread(tid);
+}
+
+void pre_thread_create(ThreadId parent, ThreadId child) {
+    // Valgrind also announces the initial thread (parent 0).
+    if (parent == 0) return;
+    start_streaming();
+    omp::thread_created(parent, child);
+}
+
+void pre_thread_exit(ThreadId tid) { omp::thread_exiting(tid); }
 
 void fini(Int /*exitcode*/) {
+    omp::close_all();
+    replay::finish();
     RunInfo run = {g_exited, g_exited ? "exit" : "signal", g_exited ? g_exit_status : 0, 0, "final",
                    g_dumps};
     write_document(run);
@@ -383,6 +489,8 @@ void pre_clo_init() {
     VG_(track_new_mem_mmap)(new_mem_mmap);
     VG_(track_die_mem_munmap)(die_mem_munmap);
     VG_(track_start_client_code)(start_client_code);
+    VG_(track_pre_thread_ll_create)(pre_thread_create);
+    VG_(track_pre_thread_ll_exit)(pre_thread_exit);
 
     builder_reset(g_builder);
     g_machine_name = nullptr;
@@ -399,6 +507,11 @@ void pre_clo_init() {
     g_ds.histogram_lines = 0;
     g_ds.histogram_bins = 0;
     g_ds.slots = 0;
+    g_omp.simulate_runtime = false;
+    g_omp.trace = false;
+    g_replay.quantum = 1000;
+    g_replay.cores = 0;
+    g_stream_buffer = 512ull << 20;
 }
 
 }  // namespace

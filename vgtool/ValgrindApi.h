@@ -27,6 +27,7 @@ extern "C" {
 #include "pub_tool_oset.h"
 #include "pub_tool_tooliface.h"
 #include "pub_tool_transtab.h"
+#include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
 }
 

@@ -1,8 +1,10 @@
 // The helpers of ompsim-report (report/Report.h): number formatting, limits,
-// CSV quoting, tables and the exports of a small in-memory document.
+// CSV quoting, tables, the exports of a small in-memory document, and the
+// parts of multi-core runs (determinism, cores, false-sharing findings).
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 
 #include "Report.h"
@@ -417,6 +419,187 @@ TEST(ReportExport, JsonDataStructures) {
     EXPECT_EQ(ds["structures"][1]["histogram"]["buckets"], 3);
     EXPECT_TRUE(ds["structures"][2]["histogram"].is_null());
     EXPECT_TRUE(nlohmann::json::parse(export_json(small_document()))["data_structures"].is_null());
+}
+
+// ------------------------------------------------------------ multi-core runs
+
+// small_document() on 2 cores: 2 threads (one not OpenMP's), the coherence
+// totals, cores with D1 coherence counters, and structures with Dcm Dfs.
+sir::Document multicore_document() {
+    sir::Document d = structures_document();
+    d.run.determinism = sir::Determinism{"round-robin", 1000, "no", 2, {}};
+    d.machine.multicore = sir::MultiCore{2, 1, "mesi", 65, 30};
+    d.coherence = sir::CoherenceTotals{9, 4, 5, 3, 2};
+    sir::Thread t0, t1;
+    t0.valgrind_tid = 1;
+    t0.costs = {20, 2, 200};
+    t1.id = 1;
+    t1.valgrind_tid = 3;
+    t1.omp_thread = sir::kNotOpenMP;
+    t1.core = 1;
+    t1.costs = {10, 1, 82};
+    d.threads = std::vector<sir::Thread>{t0, t1};
+    sir::Core c0, c1;
+    c0.instructions = 20;
+    c0.cycles = 300;
+    c0.busy_cycles = 200;
+    c0.wait_cycles = 100;
+    sir::CoreCacheStats i1, d1;
+    i1.stats.name = "I1";
+    d1.stats.name = "D1";
+    d1.coherence = sir::CacheCoherence{6, 3, 2, 3, 1, 2, 2};
+    c0.cache_stats = {i1, d1};
+    c1 = c0;
+    c1.id = 1;
+    c1.instructions = 10;
+    c1.cache_stats[1].coherence = sir::CacheCoherence{3, 1, 3, 2, 2, 1, 0};
+    d.cores = std::vector<sir::Core>{c0, c1};
+    sir::DataStructures& ds = *d.data_structures;
+    ds.events.push_back("Dcm");
+    ds.events.push_back("Dfs");
+    const uint64_t coherence[4][2] = {{2, 1}, {4, 3}, {0, 0}, {5, 3}};  // grid, make_list, table, grid (b.c)
+    for (size_t i = 0; i < ds.structures.size(); ++i) {
+        sir::DataStructure& s = ds.structures[i];
+        s.costs.push_back(coherence[i][0]);
+        s.costs.push_back(coherence[i][1]);
+        for (auto& t : s.threads) t.costs.resize(8, 0);
+        if (s.histogram)
+            for (auto& b : s.histogram->entries) b.costs.resize(8, 0);
+    }
+    return d;
+}
+
+TEST(ReportMulticore, DeterminismText) {
+    sir::Run run;
+    EXPECT_EQ(determinism_text(run), "yes");
+    run.deterministic = false;
+    EXPECT_EQ(determinism_text(run), "no");
+    run.determinism = sir::Determinism{"round-robin", 1000, "no", 4, {}};
+    EXPECT_EQ(determinism_text(run), "NO (round-robin, quantum 1000; no reason recorded)");
+    run.determinism->reasons = {"stream buffer of thread 2 full", "thread 3 blocked in read()"};
+    EXPECT_EQ(determinism_text(run), "NO: stream buffer of thread 2 full\n"
+                                     "                      thread 3 blocked in read()");
+    run.deterministic = true;
+    run.determinism->reasons.clear();
+    run.determinism->quantum = 100000;
+    EXPECT_EQ(determinism_text(run), "yes (round-robin, quantum 100000)");
+}
+
+TEST(ReportMulticore, CoreCoherenceSumsThePrivateCaches) {
+    sir::Document d = multicore_document();
+    sir::Core c = (*d.cores)[0];
+    c.cache_stats[0].coherence = sir::CacheCoherence{1, 1, 1, 1, 1, 1, 1};
+    sir::CacheCoherence k = core_coherence(c);
+    EXPECT_EQ(k.coherence_misses, 7u);
+    EXPECT_EQ(k.false_sharing_misses, 4u);
+    EXPECT_EQ(k.invalidations_received, 3u);
+    EXPECT_EQ(k.invalidations_sent, 4u);
+    EXPECT_EQ(k.c2c_in, 2u);
+    EXPECT_EQ(k.c2c_out, 3u);
+    EXPECT_EQ(k.upgrades, 3u);
+    EXPECT_EQ(core_coherence(sir::Core{}).coherence_misses, 0u);
+}
+
+TEST(ReportMulticore, FalseSharingFindings) {
+    sir::Document d = multicore_document();
+    const sir::DataStructures& ds = *d.data_structures;
+    // Most false-sharing misses first, ties in document order; duplicate names located.
+    std::vector<FalseSharing> f = false_sharing_of(ds);
+    ASSERT_EQ(f.size(), 3u);
+    EXPECT_EQ(f[0].index, 1u);
+    EXPECT_EQ(f[0].name, "make_list");
+    EXPECT_EQ(f[1].index, 3u);
+    EXPECT_EQ(f[1].name, "grid@/src/b.c:7");
+    EXPECT_EQ(f[2].name, "grid@/src/a.c:2");
+    EXPECT_EQ(findings(d), (std::vector<std::string>{
+                               "false sharing: make_list 3 false-sharing misses of 4 coherence misses",
+                               "false sharing: grid@/src/b.c:7 3 false-sharing misses of 5 coherence misses",
+                               "false sharing: grid@/src/a.c:2 1 false-sharing misses of 2 coherence misses"}));
+    // No false sharing anywhere (coherence misses are not enough).
+    for (auto& s : d.data_structures->structures) s.costs.back() = 0;
+    EXPECT_EQ(findings(d), (std::vector<std::string>{"no false sharing detected"}));
+    // Without the columns (or the section) the summary says nothing.
+    EXPECT_TRUE(findings(structures_document()).empty());
+    EXPECT_TRUE(findings(small_document()).empty());
+    EXPECT_TRUE(false_sharing_of(*structures_document().data_structures).empty());
+    // Names: empty, or shared by a structure without a location.
+    sir::DataStructures named = *multicore_document().data_structures;
+    named.structures[1].name = "";
+    named.structures[0].file = "";
+    EXPECT_EQ(structure_display_name(named, 1), "#1");
+    EXPECT_EQ(structure_display_name(named, 0), "#0");
+    EXPECT_EQ(structure_display_name(named, 2), "table");
+}
+
+TEST(ReportMulticore, LevelsIgnoreTheCoherenceColumns) {
+    sir::Document d = multicore_document();
+    const sir::DataStructures& ds = *d.data_structures;
+    EXPECT_TRUE(ds.has_coherence());
+    EXPECT_EQ(ds.level_columns(), 6u);
+    EXPECT_EQ(data_levels(ds), 2);
+    EXPECT_EQ(parse_level(d, "LL"), 2);
+    LevelCounts c2 = level_counts(ds, ds.structures[0].costs, 2);
+    EXPECT_EQ(c2.read_refs, 40u);
+    EXPECT_EQ(c2.write_misses, 1u);
+}
+
+TEST(ReportMulticore, JsonExport) {
+    auto j = nlohmann::json::parse(export_json(multicore_document()));
+    EXPECT_EQ(j["run"]["determinism"]["scheduler"], "round-robin");
+    EXPECT_EQ(j["run"]["determinism"]["quantum"], 1000);
+    EXPECT_EQ(j["run"]["determinism"]["simulate_runtime"], "no");
+    EXPECT_EQ(j["run"]["determinism"]["reasons"].size(), 0u);
+    EXPECT_EQ(j["machine"]["cores"], 2);
+    EXPECT_EQ(j["machine"]["private_levels"], 1);
+    EXPECT_EQ(j["machine"]["coherence"], "mesi");
+    EXPECT_EQ(j["machine"]["upgrade_latency"], 30);
+    EXPECT_EQ(j["coherence"]["false_sharing_misses"], 4);
+    EXPECT_EQ(j["coherence"]["c2c_transfers"], 3);
+    EXPECT_EQ(j["threads"][1]["omp_thread"], -1);
+    EXPECT_EQ(j["threads"][1]["valgrind_tid"], 3);
+    EXPECT_EQ(j["threads"][1]["costs"]["Cycles"], 82);
+    EXPECT_EQ(j["cores"][1]["instructions"], 10);
+    EXPECT_TRUE(j["cores"][1]["cache_stats"][0]["coherence"].is_null());
+    EXPECT_EQ(j["cores"][1]["cache_stats"][1]["coherence"]["invalidations_received"], 3);
+    EXPECT_EQ(j["data_structures"]["structures"][1]["costs"]["Dfs"], 3);
+    // The keys are there, null, for a single-threaded document.
+    auto s = nlohmann::json::parse(export_json(small_document()));
+    for (const char* k : {"coherence", "threads", "cores"}) EXPECT_TRUE(s.at(k).is_null()) << k;
+    EXPECT_TRUE(s["run"].at("determinism").is_null());
+    for (const char* k : {"cores", "private_levels", "coherence", "c2c_latency", "upgrade_latency"})
+        EXPECT_TRUE(s["machine"].at(k).is_null()) << k;
+}
+
+TEST(ReportMulticore, CsvTables) {
+    sir::Document d = multicore_document();
+    EXPECT_EQ(export_csv(d, "threads"),
+              "thread,valgrind_tid,omp_thread,core,Ir,D1mr,Cycles\n"
+              "0,1,0,0,20,2,200\n"
+              "1,3,-1,1,10,1,82\n");
+    EXPECT_EQ(export_csv(d, "coherence"),
+              "coherence_misses,false_sharing_misses,invalidations,c2c_transfers,upgrades\n9,4,5,3,2\n");
+    std::string cores = export_csv(d, "cores");
+    EXPECT_EQ(cores.substr(0, cores.find('\n')),
+              "core,instructions,cycles,busy_cycles,wait_cycles,cache,fetch_refs,fetch_misses,read_refs,read_misses,"
+              "write_refs,write_misses,writeback_refs,writeback_misses,evictions,writebacks,back_invalidations,"
+              "victims_in,coherence_misses,false_sharing_misses,invalidations_received,invalidations_sent,c2c_in,"
+              "c2c_out,upgrades");
+    EXPECT_NE(cores.find("\n0,20,300,200,100,I1,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,\n"), std::string::npos) << cores;
+    EXPECT_NE(cores.find("\n1,10,300,200,100,D1,0,0,0,0,0,0,0,0,0,0,0,0,3,1,3,2,2,1,0\n"), std::string::npos) << cores;
+    EXPECT_EQ(export_csv(d, "lines"), export_csv(d));
+    EXPECT_EQ(export_csv(d, ""), export_csv(d));
+    const sir::Document plain = small_document();
+    EXPECT_EQ(error_of([&] { export_csv(plain, "threads"); }),
+              "the document has no threads (a single-threaded run); --table=threads");
+    EXPECT_EQ(error_of([&] { export_csv(plain, "cores"); }),
+              "the document has no cores (a single-threaded run); --table=cores");
+    EXPECT_EQ(error_of([&] { export_csv(plain, "coherence"); }),
+              "the document has no coherence totals (a run without cache coherence); --table=coherence");
+    EXPECT_EQ(error_of([&] { export_csv(d, "regions"); }),
+              "--table must be lines, threads, cores or coherence, not 'regions'");
+    std::ostringstream out;
+    EXPECT_EQ(error_of([&] { export_document(d, "json", out, "threads"); }),
+              "--table applies to --format=csv only (json has every part, callgrind the lines)");
 }
 
 }  // namespace

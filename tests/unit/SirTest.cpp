@@ -1,5 +1,6 @@
 // The profile document of sir/Document.h: the canonical text (byte-exact
-// round trip of tests/sir/minimal.xml), reading any XML layout, escaping,
+// round trip of tests/sir/minimal.xml, structures.xml and multicore.xml, the
+// last with the parts of multi-core runs), reading any XML layout, escaping,
 // every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
 // in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
 // xmllint, skipped when it is not installed). The reader parses with
@@ -133,6 +134,84 @@ void expect_same_structures(const std::optional<DataStructures>& a, const std::o
     }
 }
 
+void expect_same_stats(const CacheStats& s, const CacheStats& t) {
+    EXPECT_EQ(s.name, t.name);
+    for (int k = 0; k < 4; ++k) {
+        EXPECT_EQ(s.refs[k], t.refs[k]);
+        EXPECT_EQ(s.misses[k], t.misses[k]);
+    }
+    EXPECT_EQ(s.evictions, t.evictions);
+    EXPECT_EQ(s.writebacks, t.writebacks);
+    EXPECT_EQ(s.back_invalidations, t.back_invalidations);
+    EXPECT_EQ(s.victims_in, t.victims_in);
+}
+
+// The parts of multi-core runs.
+void expect_same_multicore(const Document& a, const Document& b) {
+    ASSERT_EQ(a.run.determinism.has_value(), b.run.determinism.has_value());
+    if (a.run.determinism) {
+        EXPECT_EQ(a.run.determinism->scheduler, b.run.determinism->scheduler);
+        EXPECT_EQ(a.run.determinism->quantum, b.run.determinism->quantum);
+        EXPECT_EQ(a.run.determinism->simulate_runtime, b.run.determinism->simulate_runtime);
+        EXPECT_EQ(a.run.determinism->threads, b.run.determinism->threads);
+        EXPECT_EQ(a.run.determinism->reasons, b.run.determinism->reasons);
+    }
+    ASSERT_EQ(a.machine.multicore.has_value(), b.machine.multicore.has_value());
+    if (a.machine.multicore) {
+        EXPECT_EQ(a.machine.multicore->cores, b.machine.multicore->cores);
+        EXPECT_EQ(a.machine.multicore->private_levels, b.machine.multicore->private_levels);
+        EXPECT_EQ(a.machine.multicore->coherence, b.machine.multicore->coherence);
+        EXPECT_EQ(a.machine.multicore->c2c_latency, b.machine.multicore->c2c_latency);
+        EXPECT_EQ(a.machine.multicore->upgrade_latency, b.machine.multicore->upgrade_latency);
+    }
+    ASSERT_EQ(a.coherence.has_value(), b.coherence.has_value());
+    if (a.coherence) {
+        EXPECT_EQ(a.coherence->coherence_misses, b.coherence->coherence_misses);
+        EXPECT_EQ(a.coherence->false_sharing_misses, b.coherence->false_sharing_misses);
+        EXPECT_EQ(a.coherence->invalidations, b.coherence->invalidations);
+        EXPECT_EQ(a.coherence->c2c_transfers, b.coherence->c2c_transfers);
+        EXPECT_EQ(a.coherence->upgrades, b.coherence->upgrades);
+    }
+    ASSERT_EQ(a.threads.has_value(), b.threads.has_value());
+    if (a.threads) {
+        ASSERT_EQ(a.threads->size(), b.threads->size());
+        for (size_t i = 0; i < a.threads->size(); ++i) {
+            const Thread &x = (*a.threads)[i], &y = (*b.threads)[i];
+            EXPECT_EQ(x.id, y.id);
+            EXPECT_EQ(x.valgrind_tid, y.valgrind_tid);
+            EXPECT_EQ(x.omp_thread, y.omp_thread);
+            EXPECT_EQ(x.core, y.core);
+            EXPECT_EQ(x.costs, y.costs);
+        }
+    }
+    ASSERT_EQ(a.cores.has_value(), b.cores.has_value());
+    if (a.cores) {
+        ASSERT_EQ(a.cores->size(), b.cores->size());
+        for (size_t i = 0; i < a.cores->size(); ++i) {
+            const Core &x = (*a.cores)[i], &y = (*b.cores)[i];
+            EXPECT_EQ(x.id, y.id);
+            EXPECT_EQ(x.instructions, y.instructions);
+            EXPECT_EQ(x.cycles, y.cycles);
+            EXPECT_EQ(x.busy_cycles, y.busy_cycles);
+            EXPECT_EQ(x.wait_cycles, y.wait_cycles);
+            ASSERT_EQ(x.cache_stats.size(), y.cache_stats.size());
+            for (size_t k = 0; k < x.cache_stats.size(); ++k) {
+                expect_same_stats(x.cache_stats[k].stats, y.cache_stats[k].stats);
+                const auto &p = x.cache_stats[k].coherence, &q = y.cache_stats[k].coherence;
+                ASSERT_EQ(p.has_value(), q.has_value());
+                if (!p) continue;
+                EXPECT_EQ(p->coherence_misses, q->coherence_misses);
+                EXPECT_EQ(p->false_sharing_misses, q->false_sharing_misses);
+                EXPECT_EQ(p->invalidations_received, q->invalidations_received);
+                EXPECT_EQ(p->invalidations_sent, q->invalidations_sent);
+                EXPECT_EQ(p->c2c_in, q->c2c_in);
+                EXPECT_EQ(p->c2c_out, q->c2c_out);
+                EXPECT_EQ(p->upgrades, q->upgrades);
+            }
+        }
+    }
+}
+
 void expect_same(const Document& a, const Document& b) {
     EXPECT_EQ(a.format_version, b.format_version);
     EXPECT_EQ(a.tool_version, b.tool_version);
@@ -205,6 +284,7 @@ void expect_same(const Document& a, const Document& b) {
         }
     }
     expect_same_structures(a.data_structures, b.data_structures);
+    expect_same_multicore(a, b);
 }
 
 Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
@@ -659,8 +739,8 @@ const std::vector<BadFile>& bad_files() {
         {"ds-duplicate-bucket.xml", 45, "<bucket>: a second bucket with index 0 (the first is at line 44)", true},
         {"ds-duplicate-thread.xml", 32, "<thread>: a second thread '1' (the first is at line 31)", true},
         {"ds-events-mismatch.xml", 28,
-         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr Dw D1mw D2mw'): "
-         "'Dr D1mr Dw D1mw'",
+         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr Dw D1mw D2mw', "
+         "optionally followed by 'Dcm Dfs'): 'Dr D1mr Dw D1mw'",
          false},
         {"ds-misses-above-refs.xml", 52,
          "<costs>: D2mr (2) is more than D1mr (1); a reference that missed a level also missed the levels above it",
@@ -680,6 +760,44 @@ const std::vector<BadFile>& bad_files() {
         {"ds-unknown-mode.xml", 28, "<data-structures>: attribute 'mode' is not one of static, lines, bins: 'dynamic'",
          true},
         {"ds-wrong-cost-count.xml", 35, "<bucket>: 5 values for 6 events", false},
+        {"mc-c2c-unbalanced.xml", 52,
+         "<cores>: the cores' 'c2c-in' (93) does not equal their 'c2c-out' (94); a cache-to-cache transfer leaves "
+         "one cache and enters another",
+         false},
+        {"mc-coherence-sum.xml", 21,
+         "<coherence>: 'coherence-misses' (127) does not equal the sum of the cores' 'coherence-misses' (128)", false},
+        {"mc-columns.xml", 74,
+         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr Dw D1mw "
+         "D2mw D3mw', optionally followed by 'Dcm Dfs'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dfs ...'",
+         false},
+        {"mc-core-cache-stats-order.xml", 60,
+         "<cache-stats>: name 'L2' where <machine> has private cache 'D1' (one per private cache, in <machine> order)",
+         false},
+        {"mc-core-out-of-range.xml", 68, "<core>: id 4 is out of range (the machine has 4 cores, 0 to 3)", false},
+        {"mc-duplicate-core.xml", 68, "<core>: a second core with id 2 (the first is at line 63)", true},
+        {"mc-duplicate-thread.xml", 48, "<thread>: a second thread '2' (the first is at line 45)", true},
+        {"mc-false-sharing-above-coherence.xml", 76,
+         "<costs>: Dfs (97) is more than Dcm (96); a false-sharing miss is a coherence miss", false},
+        {"mc-invalidations-unbalanced.xml", 52,
+         "<cores>: the cores' 'invalidations-received' (112) does not equal their 'invalidations-sent' (111); an "
+         "invalidation is sent by one cache to another",
+         false},
+        {"mc-missing-machine-attribute.xml", 7, "<machine>: missing attribute 'c2c-latency'", false},
+        {"mc-not-multicore.xml", 38,
+         "<threads>: the machine is not multi-core (<machine> has no attribute 'cores')", false},
+        {"mc-omp-thread.xml", 48,
+         "<thread>: attribute 'omp-thread' is not a thread number or -1 (not an OpenMP thread): '-2'", true},
+        {"mc-private-levels.xml", 7,
+         "<machine>: attribute 'private-levels' is not 0 to 3 (the levels of the machine): '4'", false},
+        {"mc-reason-when-deterministic.xml", 6,
+         "<reason>: the run is deterministic=\"true\"; reasons are given only for a run that is not deterministic",
+         false},
+        {"mc-thread-core-out-of-range.xml", 48, "<thread>: core 4 is out of range (the machine has 4 cores, 0 to 3)",
+         false},
+        {"mc-thread-sum.xml", 38,
+         "<threads>: the threads' <costs> do not add up to <totals> (Ir is 3680, the threads add up to 3679)",
+         false},
+        {"mc-unknown-coherence.xml", 7, "<machine>: attribute 'coherence' is not one of mesi, none: 'moesi'", true},
         {"cache-stats-order.xml", 14,
          "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
         {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
@@ -971,7 +1089,7 @@ TEST(SirSchema, ForwardCompatibleAdditions) {
     std::string later = replace(f, "tool-version=\"0.1.0\"", "tool-version=\"0.9.0\" threads=\"4\"");
     later = replace(later, "</command>\n", "</command>\n    <environment bytes=\"1234\"/>\n");
     later = replace(later, "    <memory reads=\"4\" writes=\"0\"/>\n",
-                    "    <memory reads=\"4\" writes=\"0\" prefetches=\"0\"/>\n    <coherence invalidations=\"0\"/>\n");
+                    "    <memory reads=\"4\" writes=\"0\" prefetches=\"0\"/>\n    <prefetcher issued=\"0\"/>\n");
     later = replace(later, "<line number=\"7\">", "<line number=\"7\" column=\"3\">");
     later = replace(later, "</ompsim-profile>\n",
                     "  <call-graph>\n    <array name=\"a\"/>\n  </call-graph>\n</ompsim-profile>\n");
@@ -1201,7 +1319,7 @@ TEST(SirBad, StructureMessages) {
          "doc.xml:28: <data-structures>: missing attribute 'events'"},
         {replace(f, "events=\"Dr D1mr D2mr Dw D1mw D2mw\"", "events=\"Dr D1mr D2mr Dw D1mw D2mw Ir\""),
          "doc.xml:28: <data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr Dw "
-         "D1mw D2mw'): 'Dr D1mr D2mr Dw D1mw D2mw Ir'"},
+         "D1mw D2mw', optionally followed by 'Dcm Dfs'): 'Dr D1mr D2mr Dw D1mw D2mw Ir'"},
         {replace(f, "mode=\"bins\" resolution=\"4\"", "mode=\"static\" resolution=\"4\""),
          "doc.xml:28: <data-structures>: attribute 'resolution' is not 0 in static mode: '4'"},
         {replace(f, "mode=\"bins\" resolution=\"4\"", "mode=\"lines\" resolution=\"3\""),
@@ -1339,6 +1457,482 @@ TEST(SirSchema, StructuresAreChecked) {
     // Unknown elements before or after it stay allowed.
     EXPECT_TRUE(text_schema_valid(replace(f, "</ompsim-profile>", "  <call-graph/>\n</ompsim-profile>")));
     EXPECT_TRUE(text_schema_valid(replace(f, "<data-structures events", "<call-graph/>\n  <data-structures events")));
+}
+
+// ------------------------------------------------------------ multi-core runs
+
+std::string multicore_fixture() {
+    std::string text = read_bytes(src_path("tests/sir/multicore.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/multicore.xml not found under " << srcdir();
+    return text;
+}
+
+CacheStats stats(const char* name, uint64_t base) {
+    CacheStats s;
+    s.name = name;
+    for (int k = 0; k < 4; ++k) {
+        s.refs[k] = base + k;
+        s.misses[k] = k;
+    }
+    s.evictions = 7;
+    s.writebacks = 3;
+    s.back_invalidations = 2;
+    s.victims_in = 1;
+    return s;
+}
+
+CoreCacheStats core_stats(const char* name, uint64_t base, std::optional<CacheCoherence> k) {
+    CoreCacheStats c;
+    c.stats = stats(name, base);
+    c.coherence = k;
+    return c;
+}
+
+CacheCoherence coherence(uint64_t cm, uint64_t fs, uint64_t in_inv, uint64_t out_inv, uint64_t in, uint64_t out,
+                         uint64_t up) {
+    return CacheCoherence{cm, fs, in_inv, out_inv, in, out, up};
+}
+
+// The desktop document (3 levels) on 3 cores with every multi-core part: a
+// run that is not deterministic, with two reasons (one to escape), private
+// levels 1-2, a thread that is not OpenMP's, I1 without coherence counters,
+// the Dcm Dfs columns. The sums hold.
+Document with_multicore() {
+    Document d = desktop();
+    Determinism det;
+    det.scheduler = "round-robin";
+    det.quantum = 500;
+    det.simulate_runtime = "yes";
+    det.threads = 3;
+    det.reasons = {"stream buffer of thread 2 full (--stream-buffer=256M) while thread 0 lagged",
+                   "a <futex> & \"more\""};
+    d.run.deterministic = false;
+    d.run.determinism = det;
+    MultiCore mc;
+    mc.cores = 3;
+    mc.private_levels = 2;
+    mc.coherence = "mesi";
+    mc.c2c_latency = 65;
+    mc.upgrade_latency = 30;
+    d.machine.multicore = mc;
+    d.coherence = CoherenceTotals{10, 4, 4, 3, 6};
+    Thread t0, t1, t5;
+    t1.id = 1;
+    t1.valgrind_tid = 2;
+    t1.omp_thread = 1;
+    t1.core = 1;
+    t1.costs = {1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 10};
+    t5.id = 5;
+    t5.valgrind_tid = 7;
+    t5.omp_thread = kNotOpenMP;
+    t5.core = 2;
+    t5.costs = {2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 20};
+    t0.valgrind_tid = 1;
+    t0.costs = d.totals;
+    for (size_t i = 0; i < t0.costs.size(); ++i) t0.costs[i] -= t1.costs[i] + t5.costs[i];
+    d.threads = std::vector<Thread>{t0, t1, t5};
+    Core c0, c1, c2;
+    c0.id = 0;
+    c0.instructions = 100;
+    c0.cycles = 1000;
+    c0.busy_cycles = 900;
+    c0.wait_cycles = 100;
+    c0.cache_stats = {core_stats("I1", 100, std::nullopt), core_stats("D1", 50, coherence(5, 2, 3, 1, 2, 1, 4)),
+                      core_stats("L2", 10, coherence(1, 0, 0, 0, 0, 0, 0))};
+    c1 = c0;
+    c1.id = 1;
+    c1.cache_stats = {core_stats("I1", 90, std::nullopt), core_stats("D1", 40, coherence(3, 1, 1, 3, 1, 2, 2)),
+                      core_stats("L2", 5, coherence(0, 0, 0, 0, 0, 0, 0))};
+    c2 = c0;
+    c2.id = 2;
+    c2.wait_cycles = 1000;
+    c2.busy_cycles = 0;
+    c2.cache_stats = {core_stats("I1", 0, std::nullopt), core_stats("D1", 0, coherence(0, 0, 0, 0, 0, 0, 0)),
+                      core_stats("L2", 0, coherence(1, 1, 0, 0, 0, 0, 0))};
+    d.cores = std::vector<Core>{c0, c1, c2};
+    DataStructures ds;
+    ds.events = {"Dr", "D1mr", "D2mr", "D3mr", "Dw", "D1mw", "D2mw", "D3mw", "Dcm", "Dfs"};
+    DataStructure flags = structure("global", "flags", {10, 6, 4, 2, 5, 1, 1, 0, 7, 5});
+    flags.address = 0x601000;
+    flags.size = flags.bytes = 64;
+    flags.blocks = 1;
+    flags.threads = {DataThread{1, {6, 4, 3, 2, 5, 1, 1, 0, 4, 3}}, DataThread{2, {4, 2, 1, 0, 0, 0, 0, 0, 3, 2}}};
+    DataHistogram h;
+    h.bins = 2;
+    h.entries = {DataBucket{1, {10, 6, 4, 2, 5, 1, 1, 0, 7, 5}}};
+    flags.histogram = h;
+    ds.structures = {flags};
+    d.data_structures = ds;
+    return d;
+}
+
+TEST(Sir, MulticoreFixtureRoundTripIsByteExact) {
+    std::string text = multicore_fixture();
+    Document d = load_ok(text);
+    EXPECT_EQ(to_xml(d), text);
+    Document again = load_ok(to_xml(d));
+    expect_same(d, again);
+}
+
+TEST(Sir, MulticoreFixtureContents) {
+    Document d = load_ok(multicore_fixture());
+    ASSERT_TRUE(d.run.determinism.has_value());
+    EXPECT_TRUE(d.run.deterministic);
+    EXPECT_EQ(d.run.determinism->scheduler, "round-robin");
+    EXPECT_EQ(d.run.determinism->quantum, 1000u);
+    EXPECT_EQ(d.run.determinism->simulate_runtime, "no");
+    EXPECT_EQ(d.run.determinism->threads, 4u);
+    EXPECT_TRUE(d.run.determinism->reasons.empty());
+    ASSERT_TRUE(d.machine.multicore.has_value());
+    EXPECT_EQ(d.machine.multicore->cores, 4u);
+    EXPECT_EQ(d.machine.multicore->private_levels, 2);
+    EXPECT_EQ(d.machine.multicore->coherence, "mesi");
+    EXPECT_EQ(d.machine.multicore->c2c_latency, 65u);
+    EXPECT_EQ(d.machine.multicore->upgrade_latency, 65u);
+    std::vector<std::string> names;
+    for (const Cache* c : d.machine.private_caches()) names.push_back(c->name);
+    EXPECT_EQ(names, (std::vector<std::string>{"I1", "D1", "L2"}));
+    ASSERT_TRUE(d.coherence.has_value());
+    EXPECT_EQ(d.coherence->coherence_misses, 128u);
+    EXPECT_EQ(d.coherence->false_sharing_misses, 108u);
+    EXPECT_EQ(d.coherence->invalidations, 112u);
+    EXPECT_EQ(d.coherence->c2c_transfers, 93u);
+    EXPECT_EQ(d.coherence->upgrades, 98u);
+    ASSERT_TRUE(d.threads.has_value());
+    ASSERT_EQ(d.threads->size(), 4u);
+    EXPECT_EQ((*d.threads)[3].valgrind_tid, 4u);
+    EXPECT_EQ((*d.threads)[3].omp_thread, 3);
+    EXPECT_EQ((*d.threads)[3].core, 3u);
+    EXPECT_EQ((*d.threads)[0].costs[0], 980u);
+    ASSERT_TRUE(d.cores.has_value());
+    ASSERT_EQ(d.cores->size(), 4u);
+    const Core& c1 = (*d.cores)[1];
+    EXPECT_EQ(c1.cycles, 4564u);
+    EXPECT_EQ(c1.wait_cycles, 2400u);
+    ASSERT_EQ(c1.cache_stats.size(), 3u);
+    EXPECT_FALSE(c1.cache_stats[0].coherence.has_value());  // I1: none written
+    ASSERT_TRUE(c1.cache_stats[1].coherence.has_value());
+    EXPECT_EQ(c1.cache_stats[1].stats.refs[kRead], 300u);
+    EXPECT_EQ(c1.cache_stats[1].coherence->c2c_out, 22u);
+    ASSERT_TRUE(d.data_structures.has_value());
+    EXPECT_TRUE(d.data_structures->has_coherence());
+    EXPECT_EQ(d.data_structures->level_columns(), 8u);
+    EXPECT_EQ(d.data_structures->column("Dfs"), 9);
+    EXPECT_EQ(d.data_structures->structures[0].costs[9], 90u);
+    EXPECT_FALSE(load_ok(structures_fixture()).data_structures->has_coherence());
+}
+
+// Single-threaded documents have none of the parts, and their text does not change.
+TEST(Sir, SingleThreadedDocumentsHaveNoMulticoreParts) {
+    for (const std::string& text : {fixture(), structures_fixture()}) {
+        Document d = load_ok(text);
+        EXPECT_FALSE(d.run.determinism || d.machine.multicore || d.coherence || d.threads || d.cores);
+        EXPECT_TRUE(d.machine.private_caches().empty());
+        std::string out = to_xml(d);
+        EXPECT_EQ(out, text);
+        for (const char* part : {"<determinism", "cores=", "<coherence", "<threads", "<cores", "Dcm"})
+            EXPECT_EQ(out.find(part), std::string::npos) << part;
+    }
+}
+
+TEST(Sir, MulticoreToXmlToMulticore) {
+    Document d = with_multicore();
+    std::string text = to_xml(d);
+    auto has = [&](const std::string& s) { EXPECT_NE(text.find(s), std::string::npos) << s << "\n" << text; };
+    has("deterministic=\"false\">\n    <command exe=\"/usr/bin/app\"><arg>--size=10</arg><arg></arg><arg>two words</arg>"
+        "</command>\n"
+        "    <determinism scheduler=\"round-robin\" quantum=\"500\" simulate-runtime=\"yes\" threads=\"3\">\n"
+        "      <reason>stream buffer of thread 2 full (--stream-buffer=256M) while thread 0 lagged</reason>\n"
+        "      <reason>a &lt;futex&gt; &amp; &quot;more&quot;</reason>\n"
+        "    </determinism>\n  </run>\n");
+    has(" memory-latency=\"250\" cores=\"3\" private-levels=\"2\" coherence=\"mesi\" c2c-latency=\"65\" "
+        "upgrade-latency=\"30\">\n");
+    has(" writes=\"98765\"/>\n    <coherence coherence-misses=\"10\" false-sharing-misses=\"4\" invalidations=\"4\" "
+        "c2c-transfers=\"3\" upgrades=\"6\"/>\n  </totals>\n");
+    has("  </program>\n  <threads>\n    <thread id=\"0\" valgrind-tid=\"1\" omp-thread=\"0\" core=\"0\">\n      <costs>");
+    has("    <thread id=\"5\" valgrind-tid=\"7\" omp-thread=\"-1\" core=\"2\">\n"
+        "      <costs>2 0 0 0 0 0 0 0 0 0 0 0 20</costs>\n    </thread>\n  </threads>\n  <cores>\n"
+        "    <core id=\"0\" instructions=\"100\" cycles=\"1000\" busy-cycles=\"900\" wait-cycles=\"100\">\n"
+        "      <cache-stats name=\"I1\" fetch-refs=\"100\" fetch-misses=\"0\" read-refs=\"101\" read-misses=\"1\" "
+        "write-refs=\"102\" write-misses=\"2\" writeback-refs=\"103\" writeback-misses=\"3\" evictions=\"7\" "
+        "writebacks=\"3\" back-invalidations=\"2\" victims-in=\"1\"/>\n"
+        "      <cache-stats name=\"D1\" fetch-refs=\"50\" fetch-misses=\"0\" read-refs=\"51\" read-misses=\"1\" "
+        "write-refs=\"52\" write-misses=\"2\" writeback-refs=\"53\" writeback-misses=\"3\" evictions=\"7\" "
+        "writebacks=\"3\" back-invalidations=\"2\" victims-in=\"1\" coherence-misses=\"5\" false-sharing-misses=\"2\" "
+        "invalidations-received=\"3\" invalidations-sent=\"1\" c2c-in=\"2\" c2c-out=\"1\" upgrades=\"4\"/>\n");
+    has("    </core>\n  </cores>\n  <data-structures events=\"Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dcm Dfs\" mode=\"static\"");
+    has("      <costs>10 6 4 2 5 1 1 0 7 5</costs>\n      <thread id=\"1\"><costs>6 4 3 2 5 1 1 0 4 3</costs></thread>\n");
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+}
+
+TEST(Sir, CanonicalLayoutOfEmptyMulticoreParts) {
+    Document d = load_ok(fixture());
+    d.run.determinism = Determinism{"round-robin", 0, "no", 1, {}};
+    d.machine.multicore = MultiCore{1, 1, "none", 0, 0};
+    d.cores = std::vector<Core>{};
+    std::string text = to_xml(d);
+    EXPECT_NE(text.find("</command>\n    <determinism scheduler=\"round-robin\" quantum=\"0\" simulate-runtime=\"no\" "
+                        "threads=\"1\"/>\n  </run>\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find(" memory-latency=\"100\" cores=\"1\" private-levels=\"1\" coherence=\"none\" c2c-latency=\"0\" "
+                        "upgrade-latency=\"0\">\n"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("  </program>\n  <cores>\n  </cores>\n</ompsim-profile>\n"), std::string::npos) << text;
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+}
+
+// Any layout reads the same: the parts before <program> or in another order,
+// threads and cores unsorted, attributes reordered, comments, white space,
+// unknown elements and attributes.
+TEST(Sir, MulticoreInAnyLayout) {
+    const std::string f = multicore_fixture();
+    auto cut = [](std::string& text, const std::string& from, const std::string& to) {
+        size_t b = text.find(from), e = text.find(to, b);
+        EXPECT_NE(b, std::string::npos);
+        EXPECT_NE(e, std::string::npos);
+        std::string part = text.substr(b, e + to.size() - b);
+        text.erase(b, part.size());
+        return part;
+    };
+    std::string t = f;
+    std::string threads = cut(t, "  <threads>\n", "  </threads>\n");
+    std::string cores = cut(t, "  <cores>\n", "  </cores>\n");
+    std::string determinism = cut(t, "    <determinism", "/>\n");
+    // Threads in reverse order, and each core's elements swapped with the next.
+    threads = replace(threads, "    <thread id=\"0\"", "    <thread future=\"x\" id=\"0\"");
+    {
+        size_t first = threads.find("    <thread id=\"1\"");
+        size_t last = threads.find("  </threads>");
+        std::string one = threads.substr(first, threads.find("    <thread id=\"2\"") - first);
+        threads.erase(first, one.size());
+        threads.insert(threads.find("  </threads>"), one);
+        (void)last;
+    }
+    cores = replace(cores, "<core id=\"0\" instructions=\"980\"", "<core instructions='980' id='0'");
+    std::string core3 = cut(cores, "    <core id=\"3\"", "    </core>\n");
+    cores.insert(std::string("  <cores>\n").size(), "    <!-- core 3 first -->\n" + core3);
+    t = replace(t, "  <program>\n", cores + "  <unknown/>\n" + threads + "  <program>\n");
+    t = replace(t, "    <command exe", determinism + "    <command exe");
+    t = replace(t, "    <memory reads=\"23\" writes=\"0\"/>\n", "");
+    t = replace(t, "  </totals>", "    <memory writes='0' reads='23'/>\n  </totals>");
+    t = replace(t, "coherence=\"mesi\"", "coherence=' mesi '");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+}
+
+// The multi-core parts with one defect each, with the exact message.
+TEST(SirBad, MulticoreMessages) {
+    const std::string f = multicore_fixture();
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::string core0_d1 = "coherence-misses=\"30\" false-sharing-misses=\"26\"";
+    const std::string l3_stats =
+        "      <cache-stats name=\"L3\" fetch-refs=\"0\" fetch-misses=\"0\" read-refs=\"0\" read-misses=\"0\" "
+        "write-refs=\"0\" write-misses=\"0\" writeback-refs=\"0\" writeback-misses=\"0\" evictions=\"0\" "
+        "writebacks=\"0\" back-invalidations=\"0\" victims-in=\"0\"/>\n";
+    std::string no_threads = f;
+    no_threads.erase(no_threads.find("  <threads>\n"),
+                     no_threads.find("  <cores>\n") - no_threads.find("  <threads>\n"));
+    no_threads = replace(no_threads, " cores=\"4\" private-levels=\"2\" coherence=\"mesi\" c2c-latency=\"65\" "
+                                     "upgrade-latency=\"65\"", "");
+    const std::string core0_l2_line =
+        f.substr(f.find("      <cache-stats name=\"L2\" fetch-refs=\"7\""),
+                 f.find("\n", f.find("      <cache-stats name=\"L2\" fetch-refs=\"7\"")) + 1 -
+                     f.find("      <cache-stats name=\"L2\" fetch-refs=\"7\""));
+    const std::vector<Case> cases = {
+        // the machine
+        {replace(f, "cores=\"4\"", "cores=\"0\""), "doc.xml:7: <machine>: attribute 'cores' is 0 (at least 1 core)"},
+        {replace(f, "cores=\"4\"", "cores=\"four\""), "doc.xml:7: <machine>: attribute 'cores' is not a number: 'four'"},
+        {replace(f, " cores=\"4\"", ""), "doc.xml:7: <machine>: missing attribute 'cores'"},
+        {replace(f, "private-levels=\"2\"", "private-levels=\"4\""),
+         "doc.xml:7: <machine>: attribute 'private-levels' is not 0 to 3 (the levels of the machine): '4'"},
+        {replace(f, "private-levels=\"2\"", "private-levels=\"0\""),
+         "doc.xml:7: <machine>: coherence=\"mesi\" with private-levels=\"0\" (coherence needs private caches)"},
+        {replace(f, " upgrade-latency=\"65\"", ""), "doc.xml:7: <machine>: missing attribute 'upgrade-latency'"},
+        {replace(f, " private-levels=\"2\"", ""), "doc.xml:7: <machine>: missing attribute 'private-levels'"},
+        {replace(f, " coherence=\"mesi\" c2c-latency=\"65\"", " c2c-latency=\"65\""),
+         "doc.xml:7: <machine>: missing attribute 'coherence'"},
+        {replace(f, "upgrade-latency=\"65\"", "upgrade-latency=\"-65\""),
+         "doc.xml:7: <machine>: attribute 'upgrade-latency' is not a number: '-65'"},
+        // determinism
+        {replace(f, " quantum=\"1000\"", ""), "doc.xml:5: <determinism>: missing attribute 'quantum'"},
+        {replace(f, "simulate-runtime=\"no\"", "simulate-runtime=\"maybe\""),
+         "doc.xml:5: <determinism>: attribute 'simulate-runtime' is not one of yes, no: 'maybe'"},
+        {replace(f, "threads=\"4\"/>\n", "threads=\"4\"/>\n    <determinism/>\n"),
+         "doc.xml:6: <run>: more than one <determinism> (the first is at line 5)"},
+        {replace(f, "threads=\"4\"/>\n", "threads=\"4\">\n      oops\n    </determinism>\n"),
+         "doc.xml:5: <determinism>: unexpected text 'oops'"},
+        {replace(replace(f, "deterministic=\"true\"", "deterministic=\"false\""), "threads=\"4\"/>\n",
+                 "threads=\"4\">\n      <reason>x<b/></reason>\n    </determinism>\n"),
+         "doc.xml:6: <reason>: unexpected element <b> inside"},
+        // the coherence totals
+        {replace(f, "coherence-misses=\"128\" false-sharing-misses=\"108\"",
+                 "coherence-misses=\"100\" false-sharing-misses=\"108\""),
+         "doc.xml:21: <coherence>: false-sharing-misses (108) is more than coherence-misses (100); a false-sharing "
+         "miss is a coherence miss"},
+        {replace(f, "false-sharing-misses=\"108\"", "false-sharing-misses=\"107\""),
+         "doc.xml:21: <coherence>: 'false-sharing-misses' (107) does not equal the sum of the cores' "
+         "'false-sharing-misses' (108)"},
+        {replace(f, "invalidations=\"112\"", "invalidations=\"111\""),
+         "doc.xml:21: <coherence>: 'invalidations' (111) does not equal the sum of the cores' 'invalidations-received' "
+         "(112)"},
+        {replace(f, "c2c-transfers=\"93\"", "c2c-transfers=\"94\""),
+         "doc.xml:21: <coherence>: 'c2c-transfers' (94) does not equal the sum of the cores' 'c2c-in' (93)"},
+        {replace(f, "upgrades=\"98\"", "upgrades=\"0\""),
+         "doc.xml:21: <coherence>: 'upgrades' (0) does not equal the sum of the cores' 'upgrades' (98)"},
+        {replace(f, " c2c-transfers=\"93\"", ""), "doc.xml:21: <coherence>: missing attribute 'c2c-transfers'"},
+        {replace(f, "    <coherence ", "    <coherence/>\n    <coherence "),
+         "doc.xml:22: <totals>: more than one <coherence> (the first is at line 21)"},
+        // threads
+        {replace(f, " core=\"0\">", ">"), "doc.xml:39: <thread>: missing attribute 'core'"},
+        {replace(f, "<thread id=\"0\"", "<thread id=\"zero\""), "doc.xml:39: <thread>: attribute 'id' is not a number: 'zero'"},
+        {replace(f, "      <costs>980 7 5 4 318 42 15 8 122 34 10 8 6016</costs>\n", ""),
+         "doc.xml:39: <thread>: missing element <costs>"},
+        {replace(f, "<costs>980 7 5 4 318 42 15 8 122 34 10 8 6016</costs>", "<costs>980 7 5 4 318 42 15 8 122 34 10 8</costs>"),
+         "doc.xml:40: <costs>: 12 values for 13 events"},
+        {replace(f, "<costs>980 7 5 4", "<costs>18446744073709551615 7 5 4"),
+         "doc.xml:42: <threads>: the Ir costs of the threads overflow a 64-bit sum"},
+        {replace(f, "omp-thread=\"1\"", "omp-thread=\"one\""), "doc.xml:42: <thread>: attribute 'omp-thread' is not a number: 'one'"},
+        {replace(replace(f, "cores=\"4\"", "cores=\"1\""), "omp-thread=\"1\" core=\"1\"", "omp-thread=\"1\" core=\"0\""),
+         "doc.xml:45: <thread>: core 2 is out of range (the machine has 1 core, 0)"},
+        {replace(f, "  </threads>\n", "  </threads>\n  <threads/>\n"),
+         "doc.xml:52: <ompsim-profile>: more than one <threads> (the first is at line 38)"},
+        // cores
+        {no_threads, "doc.xml:38: <cores>: the machine is not multi-core (<machine> has no attribute 'cores')"},
+        {replace(f, "<core id=\"0\"", "<core id=\"x\""), "doc.xml:53: <core>: attribute 'id' is not a number: 'x'"},
+        {replace(f, " busy-cycles=\"6016\"", ""), "doc.xml:53: <core>: missing attribute 'busy-cycles'"},
+        {replace(f, core0_d1, "coherence-misses=\"20\" false-sharing-misses=\"26\""),
+         "doc.xml:55: <cache-stats>: false-sharing-misses (26) is more than coherence-misses (20); a false-sharing "
+         "miss is a coherence miss"},
+        {replace(f, " c2c-in=\"22\" c2c-out=\"20\"", " c2c-in=\"22\""), "doc.xml:55: <cache-stats>: missing attribute 'c2c-out'"},
+        {replace(f, core0_l2_line, ""),
+         "doc.xml:53: <core id=\"0\">: 2 <cache-stats> for 3 private caches in <machine> (one per private cache, in "
+         "<machine> order)"},
+        {replace(f, core0_l2_line, core0_l2_line + l3_stats),
+         "doc.xml:57: <core id=\"0\">: 4 <cache-stats> for 3 private caches in <machine> (one per private cache, in "
+         "<machine> order)"},
+        {replace(f, "  </cores>\n", "  </cores>\n  <cores/>\n"),
+         "doc.xml:74: <ompsim-profile>: more than one <cores> (the first is at line 52)"},
+        {replace(f, "    </core>\n  </cores>", "    </core>\n    stray\n  </cores>"),
+         "doc.xml:52: <cores>: unexpected text 'stray'"},
+        // Dcm and Dfs in the data-structure section
+        {replace(f, "events=\"Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dcm Dfs\"", "events=\"Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dcm\""),
+         "doc.xml:74: <data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr Dw "
+         "D1mw D2mw D3mw', optionally followed by 'Dcm Dfs'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dcm'"},
+        {replace(f, "<thread id=\"1\"><costs>100 24 3 1 100 25 2 0 25 23</costs>", "<thread id=\"1\"><costs>100 24 3 1 100 25 2 0 25 26</costs>"),
+         "doc.xml:77: <costs>: Dfs (26) is more than Dcm (25); a false-sharing miss is a coherence miss"},
+        {replace(f, "<bucket index=\"0\">400 102 12 4 400 94 8 0 96 90</bucket>", "<bucket index=\"0\">400 102 12 4 400 94 8 0 96 91</bucket>"),
+         "doc.xml:81: <data-structure name=\"counters\">: its buckets add up to more than its <costs> (Dfs is 90, the "
+         "buckets add up to 91)"},
+        {replace(f, "<thread id=\"2\"><costs>100 25 3 1 100 24 2 0 24 22</costs>", "<thread id=\"2\"><costs>100 25 3 1 100 24 2 0 24 21</costs>"),
+         "doc.xml:76: <data-structure name=\"counters\">: <costs> do not equal the sum of its threads (Dfs is 90, the "
+         "threads add up to 89)"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+}
+
+// What a reader accepts in the multi-core parts.
+TEST(SirBad, MulticoreValuesThatAreAccepted) {
+    const std::string f = multicore_fixture();
+    // Reasons in a run that is not deterministic; a thread that is not OpenMP's.
+    Document d = load_ok(replace(replace(replace(f, "deterministic=\"true\"", "deterministic=\"false\""), "threads=\"4\"/>\n",
+                                         "threads=\"4\">\n      <reason> a </reason>\n      <reason></reason>\n    </determinism>\n"),
+                                 "omp-thread=\"3\"", "omp-thread=\"-1\""));
+    EXPECT_EQ(d.run.determinism->reasons, (std::vector<std::string>{" a ", ""}));
+    EXPECT_EQ((*d.threads)[3].omp_thread, kNotOpenMP);
+    // No coherence protocol (the latencies may stay); every level private
+    // (each core then lists L3 too); no private level (the cachegrind model:
+    // no latencies, cores without <cache-stats>).
+    d = load_ok(replace(f, "coherence=\"mesi\"", "coherence=\"none\""));
+    EXPECT_EQ(d.machine.multicore->coherence, "none");
+    EXPECT_EQ(to_xml(d), replace(f, "coherence=\"mesi\"", "coherence=\"none\""));
+    Document shared = with_multicore();
+    shared.machine.multicore = MultiCore{3, 0, "none", std::nullopt, std::nullopt};
+    shared.coherence.reset();
+    for (Core& core : *shared.cores) core.cache_stats.clear();
+    std::string shared_text = to_xml(shared);
+    EXPECT_NE(shared_text.find(" memory-latency=\"250\" cores=\"3\" private-levels=\"0\" coherence=\"none\">\n"),
+              std::string::npos);
+    expect_same(shared, load_ok(shared_text));
+    Document all = with_multicore();
+    all.machine.multicore->private_levels = 3;
+    for (Core& core : *all.cores) core.cache_stats.push_back(core_stats("L3", 1, std::nullopt));
+    expect_same(all, load_ok(to_xml(all)));
+    // <coherence> without <cores> is not summed; the columns without a multi-core machine.
+    std::string no_cores = f;
+    no_cores.erase(no_cores.find("  <cores>\n"), no_cores.find("  <data-structures") - no_cores.find("  <cores>\n"));
+    EXPECT_FALSE(load_ok(replace(no_cores, "coherence-misses=\"128\"", "coherence-misses=\"999\"")).cores.has_value());
+    std::string no_threads = no_cores;
+    no_threads.erase(no_threads.find("  <threads>\n"), no_threads.find("  <data-structures") - no_threads.find("  <threads>\n"));
+    no_threads = replace(no_threads, " cores=\"4\" private-levels=\"2\" coherence=\"mesi\" c2c-latency=\"65\" upgrade-latency=\"65\"", "");
+    EXPECT_TRUE(load_ok(no_threads).data_structures->has_coherence());
+    // Cores without coherence counters at all, and no <coherence>: nothing to sum.
+    Document c = with_multicore();
+    c.coherence.reset();
+    for (Core& core : *c.cores)
+        for (CoreCacheStats& s : core.cache_stats) s.coherence.reset();
+    expect_same(c, load_ok(to_xml(c)));
+    // Not every core need be listed.
+    c.cores->erase(c.cores->begin() + 1);
+    expect_same(c, load_ok(to_xml(c)));
+}
+
+TEST(SirSchema, MulticoreIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/multicore.xml")));
+    EXPECT_TRUE(text_schema_valid(to_xml(with_multicore())));
+    Document d = load_ok(fixture());
+    d.run.determinism = Determinism{"round-robin", 0, "no", 1, {}};
+    d.machine.multicore = MultiCore{1, 1, "none", 0, 0};
+    d.cores = std::vector<Core>{};
+    EXPECT_TRUE(text_schema_valid(to_xml(d)));
+}
+
+// The schema checks the multi-core parts where they belong.
+TEST(SirSchema, MulticoreIsChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = multicore_fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "quantum=\"1000\"", "quantum=\"x\""),
+        replace(f, "simulate-runtime=\"no\"", "simulate-runtime=\"false\""),
+        replace(f, "threads=\"4\"/>", "threads=\"4\"><why/></determinism>"),
+        replace(f, " threads=\"4\"/>", "/>"),
+        replace(f, "cores=\"4\"", "cores=\"0\""),
+        replace(f, "private-levels=\"2\"", "private-levels=\"-1\""),
+        replace(f, "coherence=\"mesi\"", "coherence=\"moesi\""),
+        replace(f, "c2c-transfers=\"93\"", "c2c-transfers=\"-93\""),
+        replace(f, " upgrades=\"98\"", ""),
+        replace(f, "<thread id=\"1\" valgrind-tid", "<thread id=\"0\" valgrind-tid"),
+        replace(f, "omp-thread=\"3\"", "omp-thread=\"-2\""),
+        replace(f, "      <costs>980 7 5 4 318 42 15 8 122 34 10 8 6016</costs>\n", ""),
+        replace(f, "<core id=\"1\"", "<core id=\"0\""),
+        replace(f, " wait-cycles=\"120\"", ""),
+        replace(f, "c2c-in=\"22\" c2c-out=\"20\"", "c2c-in=\"x\" c2c-out=\"20\""),
+        replace(f, "<cache-stats name=\"L2\" fetch-refs=\"7\"", "<cache-stats name=\"L4\" fetch-refs=\"7\""),
+        replace(f, "<cache-stats name=\"L2\" fetch-refs=\"7\"", "<cache-stats name=\"D1\" fetch-refs=\"7\""),
+        replace(f, "D3mw Dcm Dfs\"", "D3mw Dcm Dfx\""),
+    };
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+    // Later additions inside the new parts' containers stay allowed where the
+    // format allows them: attributes anywhere, elements after <determinism>
+    // in <run>, after <coherence> in <totals>, and after <cores>.
+    std::string later = replace(f, "<core id=\"0\"", "<core numa-node=\"0\" id=\"0\"");
+    later = replace(later, "threads=\"4\"/>\n", "threads=\"4\"/>\n    <environment/>\n");
+    later = replace(later, "upgrades=\"98\"/>\n", "upgrades=\"98\"/>\n    <prefetcher/>\n");
+    later = replace(later, "  </cores>\n", "  </cores>\n  <regions/>\n");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), f);
 }
 
 }  // namespace

@@ -1,0 +1,773 @@
+// The multi-core protocol of CoherentMachine (docs/cache-model.md, "Multi-
+// core machine and coherence", is the specification; tests/unit/
+// ReferenceCoherent.h is an independent model of it).
+//
+// The level-by-level code is Hierarchy's (Hierarchy.cpp), with the levels of
+// the core in progress (cur_) above private_levels and the shared levels
+// below. While a single core has run, nothing else happens, so the results
+// are Hierarchy's. Once a second core runs (multi_), coherence hooks act:
+//  - begin_write(): before a write that is not a hit on a dirty L1 line:
+//    consumes the core's loss record, upgrades a Shared line, invalidates
+//    every other copy (read-for-ownership);
+//  - read_crossing(): when a fetch or read leaves the last private level:
+//    consumes the loss record, downgrades an exclusive owner to Shared (a
+//    dirty owner writes the line back and supplies it: cache to cache);
+//  - fetch_below()/write_below() at the crossing: the cache-to-cache
+//    transfer, or the write-back of an invalidated owner's dirty data;
+//  - evict() of a private line and shared back-invalidations keep the
+//    directory's holder sets exact;
+//  - finish(): the requesting core's new state.
+// Reads reach read_crossing() only after the private levels above have
+// missed, which changes nothing but counters: the result is the same as if
+// the coherence actions came first, as the specification says.
+#include "CoherentMachine.h"
+
+namespace ompsim {
+
+namespace {
+
+constexpr u64 kGolden = 0x9E3779B97F4A7C15ull;
+constexpr u64 kI1SeedSalt = 0xD1B54A32D192ED03ull;
+constexpr u64 kCoreSalt = 0xBF58476D1CE4E5B9ull;
+
+inline u64 nonzero(u64 s) { return s ? s : 1; }
+
+// CacheLevel::contains without the dirty bit, inline (levels of active cores).
+inline bool has(const CacheLevel& l, u64 block) { return l.find(l.set_of(block), block) >= 0; }
+
+const LevelStats kZeroStats = {};
+const CoherenceStats kZeroCoherence = {};
+
+void add_stats(LevelStats& to, const LevelStats& s) {
+    for (u32 i = 0; i < kNumKinds; ++i) {
+        to.refs[i] += s.refs[i];
+        to.misses[i] += s.misses[i];
+    }
+    to.evictions += s.evictions;
+    to.writebacks += s.writebacks;
+    to.back_invalidations += s.back_invalidations;
+    to.victims_in += s.victims_in;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Set-up
+
+bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allocator& a,
+                           ErrorText& err) {
+    cores_ = nullptr;
+    cur_ = nullptr;
+    for (int k = 0; k < kMaxLevels; ++k) shared_[k].clear();
+    dir_.clear();
+    cfg_ = cfg;
+    alloc_ = a;
+    mem_reads_ = 0;
+    mem_writes_ = 0;
+    private_lines_ = 0;
+    ncores_ = 0;
+    cores_used_ = 0;
+    levels_ = cfg.levels;
+    split_ = cfg.split_l1;
+    multi_ = false;
+    int lb = log2_exact(cfg.level[0].line);
+    line_bits_ = lb < 0 ? 0 : unsigned(lb);
+
+    if (cfg.cachegrind) {
+        error_clear(err);
+        error_append(err, "the multi-core machine has no Cachegrind mode (--machine=cachegrind"
+                          " uses one shared Cachegrind model)");
+        return false;
+    }
+    if (levels_ < 1 || levels_ > kMaxLevels) {
+        error_clear(err);
+        error_append(err, "the hierarchy must have 1 to 4 levels");
+        levels_ = 0;
+        return false;
+    }
+    plevels_ = int(cfg.private_levels ? cfg.private_levels : default_private_levels(levels_));
+    if (plevels_ > levels_) {
+        error_clear(err);
+        error_append(err, "private levels: ");
+        error_append_u64(err, u64(plevels_));
+        error_append(err, " is not between 1 and the number of levels (");
+        error_append_u64(err, u64(levels_));
+        error_append(err, ")");
+        return false;
+    }
+    if (max_cores < 1 || max_cores > CoherenceDirectory::kMaxCores) {
+        error_clear(err);
+        error_append(err, "the multi-core machine needs 1 to 65535 cores, not ");
+        error_append_u64(err, max_cores);
+        return false;
+    }
+    cores_ = static_cast<Core*>(a.alloc(a.ctx, u64(max_cores) * sizeof(Core)));
+    if (!cores_) {
+        error_clear(err);
+        error_append(err, "cache simulator: out of memory for the cores");
+        return false;
+    }
+    ncores_ = max_cores;
+    for (u32 i = 0; i < ncores_; ++i) {
+        Core& c = cores_[i];
+        c.i1.clear();
+        for (int k = 0; k < kMaxLevels; ++k) c.lv[k].clear();
+        for (u32 w = 0; w < kWatchSlots; ++w) c.watch[w] = 0;
+        for (int k = 0; k < kMaxLevels; ++k) c.cs[k] = kZeroCoherence;
+        c.clean_writes_free = false;
+        c.active = false;
+    }
+    bool ok = true;
+    for (int k = plevels_; ok && k < levels_; ++k) {
+        ok = shared_[k].init(cfg.level[k], nonzero(cfg.random_seed + u64(k + 1) * kGolden), a);
+        if (!ok) {
+            error_clear(err);
+            error_append(err, "cache simulator: out of memory for the tags of level ");
+            error_append_u64(err, u64(k + 1));
+        }
+    }
+    for (int k = 0; k < plevels_; ++k) private_lines_ += cfg.level[k].size / cfg.level[k].line;
+    if (split_) private_lines_ += cfg.i1.size / cfg.i1.line;
+    if (ok && !activate(0)) {
+        ok = false;
+        error_clear(err);
+        error_append(err, "cache simulator: out of memory for the private levels of core 0");
+    }
+    if (!ok) {
+        destroy();
+        return false;
+    }
+    return true;
+}
+
+void CoherentMachine::destroy() {
+    if (cores_) {
+        for (u32 i = 0; i < ncores_; ++i) {
+            cores_[i].i1.destroy();
+            for (int k = 0; k < kMaxLevels; ++k) cores_[i].lv[k].destroy();
+        }
+        if (alloc_.release) alloc_.release(alloc_.ctx, cores_);
+    }
+    cores_ = nullptr;
+    cur_ = nullptr;
+    ncores_ = 0;
+    cores_used_ = 0;
+    for (int k = 0; k < kMaxLevels; ++k) shared_[k].destroy();
+    dir_.destroy();
+    multi_ = false;
+}
+
+// Allocates the private levels of `core` (its first access). Core c's
+// Random levels are seeded as Hierarchy's, plus c * kCoreSalt.
+bool CoherentMachine::activate(u32 core) {
+    Core& c = cores_[core];
+    u64 salt = u64(core) * kCoreSalt;
+    bool ok = true;
+    for (int k = 0; ok && k < plevels_; ++k) {
+        LevelConfig lc = cfg_.level[k];
+        if (k == 0) lc.inclusion = Inclusion::NonInclusive;  // level 1 has nothing above it
+        ok = c.lv[k].init(lc, nonzero(cfg_.random_seed + u64(k + 1) * kGolden + salt), alloc_);
+    }
+    if (ok && split_) {
+        LevelConfig lc = cfg_.i1;
+        lc.inclusion = Inclusion::NonInclusive;
+        ok = c.i1.init(lc, nonzero(cfg_.random_seed + kI1SeedSalt + salt), alloc_);
+    }
+    if (!ok) {
+        c.i1.destroy();
+        for (int k = 0; k < kMaxLevels; ++k) c.lv[k].destroy();
+        c.i1.clear();
+        for (int k = 0; k < kMaxLevels; ++k) c.lv[k].clear();
+        return false;
+    }
+    c.active = true;
+    c.clean_writes_free = !multi_ && core == 0;
+    if (core + 1 > cores_used_) cores_used_ = core + 1;
+    if (core != 0 && !multi_) enter_multicore();
+    return true;
+}
+
+// A second core starts: from now on coherence is kept. Core 0's lines enter
+// the directory, Modified if a private copy is dirty, else Exclusive.
+void CoherentMachine::enter_multicore() {
+    multi_ = true;
+    cores_[0].clean_writes_free = false;
+    if (!dir_.init(ncores_, 2 * private_lines_, alloc_)) return;  // no tracking without memory
+    Core& c = cores_[0];
+    for (int k = -1; k < plevels_; ++k) {
+        if (k < 0 && !split_) continue;
+        const CacheLevel& l = k < 0 ? c.i1 : c.lv[k];
+        for (u64 s = 0; s < l.sets(); ++s)
+            for (u32 p = 0; p < l.assoc(); ++p) {
+                if (!l.valid_at(s, int(p))) continue;
+                u32 e = dir_.insert(l.block_at(s, int(p)));
+                if (e == CoherenceDirectory::kNone) return;
+                dir_.add_holder(e, 0);
+                bool m = l.is_dirty(s, int(p)) || dir_.state(e) == 'M';
+                dir_.set_state(e, m ? 'M' : 'E');
+            }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Access
+
+u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes) {
+    if (core >= ncores_) return u32(levels_);
+    Core& cr = cores_[core];
+    if (!cr.active && !activate(core)) return u32(levels_);
+    cur_ = &cr;
+    bool icache_side = kind == kFetch && split_;
+    CacheLevel& c = icache_side ? cr.i1 : cr.lv[0];
+
+    if (!multi_) {
+        // Hierarchy::access_slow.
+        if (kind != kWrite || c.write_back()) {
+            u64 s = c.set_of(block);
+            int p = c.find(s, block);
+            if (p >= 0) {
+                c.stats.refs[kind]++;
+                p = c.touch(s, p);
+                if (kind == kWrite) c.mark_dirty(s, p);
+                return 0;
+            }
+        }
+        if (kind == kWrite) return write(0, block);
+        bool dirty_up = false;
+        return fetch(0, block, kind, icache_side, &dirty_up);
+    }
+
+    ctx_.core = core;
+    ctx_.kind = kind;
+    ctx_.block = block;
+    ctx_.bytes = bytes;
+    ctx_.flags = 0;
+    ctx_.prev = 'I';
+    ctx_.dir = false;
+    ctx_.crossed = false;
+    ctx_.others_hold = false;
+    ctx_.c2c = false;
+    ctx_.came_dirty = false;
+    ctx_.pending = false;
+    ctx_.supplier = 0;
+    ctx_.pending_owner = 0;
+
+    unsigned depth;
+    if (kind != kWrite) {
+        // A private hit needs no coherence action.
+        u64 s = c.set_of(block);
+        int p = c.find(s, block);
+        if (p >= 0) {
+            c.stats.refs[kind]++;
+            c.touch(s, p);
+            return 0;
+        }
+        bool dirty_up = false;
+        depth = fetch(0, block, kind, icache_side, &dirty_up);
+    } else {
+        if (c.write_back()) {
+            // A dirty line is Modified; without loss records to update the
+            // write is silent.
+            u64 s = c.set_of(block);
+            int p = c.find(s, block);
+            if (p >= 0 && c.is_dirty(s, p) && cr.watch[block % kWatchSlots] == 0) {
+                c.stats.refs[kWrite]++;
+                c.touch(s, p);
+                return 0;
+            }
+        }
+        begin_write();
+        depth = unsigned(-1);
+        if (c.write_back()) {
+            u64 s = c.set_of(block);
+            int p = c.find(s, block);
+            if (p >= 0) {
+                c.stats.refs[kWrite]++;
+                p = c.touch(s, p);
+                c.mark_dirty(s, p);
+                depth = 0;
+            }
+        }
+        if (depth == unsigned(-1)) depth = write(0, block);
+    }
+    if (ctx_.dir) finish();
+    return depth | ctx_.flags;
+}
+
+// A demand fetch (kFetch, kRead, or the fill of a write-allocate miss above:
+// kWrite) of `block` into level k. *dirty_up tells the requester that the
+// line comes from an exclusive level with its dirty bit set.
+unsigned CoherentMachine::fetch(int k, u64 block, AccessKind kind, bool icache_side, bool* dirty_up) {
+    CacheLevel& c = lvl(k, icache_side);
+    c.stats.refs[kind]++;
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) {
+        p = c.touch(s, p);
+        if (!c.exclusive()) {
+            *dirty_up = false;
+        } else if (multi_ && k >= plevels_ && ctx_.others_hold) {
+            // A shared exclusive level copies a line other cores hold up
+            // (clean) instead of moving it.
+            *dirty_up = false;
+        } else {
+            *dirty_up = c.remove_at(s, p);
+        }
+        return unsigned(k);
+    }
+    c.stats.misses[kind]++;
+    bool below_dirty = false;
+    unsigned depth = fetch_below(k, block, kind, &below_dirty);
+    if (c.exclusive()) {
+        *dirty_up = below_dirty;
+        return depth;
+    }
+    *dirty_up = false;
+    allocate(k, icache_side, block, below_dirty);
+    return depth;
+}
+
+// The fetch of level k's miss from below: the next level, memory, or (at
+// the crossing from the last private level) another core's cache.
+unsigned CoherentMachine::fetch_below(int k, u64 block, AccessKind kind, bool* dirty_up) {
+    if (multi_ && k + 1 == plevels_) {
+        if (ctx_.kind != kWrite && !ctx_.crossed) read_crossing();
+        ctx_.crossed = true;
+        if (ctx_.c2c) {
+            ctx_.c2c = false;
+            ctx_.pending = false;  // the owner's dirty data comes with the line
+            ctx_.flags |= kCacheToCache;
+            cstats(ctx_.core).c2c_in++;
+            cstats(ctx_.supplier).c2c_out++;
+            *dirty_up = false;
+            return unsigned(plevels_);
+        }
+    }
+    if (k + 1 < levels_) {
+        unsigned depth = fetch(k + 1, block, kind, false, dirty_up);
+        if (multi_ && k + 1 == plevels_ && *dirty_up) ctx_.came_dirty = true;
+        return depth;
+    }
+    ++mem_reads_;
+    return unsigned(levels_);
+}
+
+// A demand write of `block` at level k (level 0 = D1 / unified L1).
+unsigned CoherentMachine::write(int k, u64 block) {
+    CacheLevel& c = lvl(k, false);
+    c.stats.refs[kWrite]++;
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) {
+        p = c.touch(s, p);
+        if (c.write_back())
+            c.mark_dirty(s, p);
+        else
+            write_below(k, block);
+        return unsigned(k);
+    }
+    c.stats.misses[kWrite]++;
+    if (c.write_back() && !c.exclusive()) {
+        // Write-allocate: fetch the line, install it dirty.
+        bool below_dirty = false;
+        unsigned depth = fetch_below(k, block, kWrite, &below_dirty);
+        allocate(k, false, block, true);
+        return depth;
+    }
+    // Write-through no-allocate, or an exclusive level (never filled by
+    // demand): pass the write on.
+    return write_below(k, block);
+}
+
+// A write passed on from level k to the next level or memory. At the
+// crossing, dirty data of an owner this write invalidated goes first.
+unsigned CoherentMachine::write_below(int k, u64 block) {
+    if (multi_ && k + 1 == plevels_ && ctx_.pending) {
+        ctx_.pending = false;
+        ctx_.c2c = false;
+        flush_to_shared(ctx_.pending_owner, block);
+    }
+    if (k + 1 >= levels_) {
+        ++mem_writes_;
+        return unsigned(levels_);
+    }
+    return write(k + 1, block);
+}
+
+// A dirty line written back from the level above into level k.
+void CoherentMachine::writeback(int k, u64 block) {
+    CacheLevel& c = lvl(k, false);
+    c.stats.refs[kWriteback]++;
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) {
+        if (c.write_back()) {
+            c.mark_dirty(s, p);  // no replacement update
+            return;
+        }
+    } else {
+        c.stats.misses[kWriteback]++;
+        if (c.write_back() && !c.exclusive()) {
+            allocate(k, false, block, true);
+            return;
+        }
+    }
+    if (k + 1 < levels_)
+        writeback(k + 1, block);
+    else
+        ++mem_writes_;
+}
+
+// A line evicted from level k-1 into exclusive level k.
+void CoherentMachine::victim_insert(int k, u64 block, bool dirty) {
+    CacheLevel& c = lvl(k, false);
+    c.stats.victims_in++;
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) {
+        p = c.touch(s, p);
+        if (dirty) c.mark_dirty(s, p);
+        return;
+    }
+    allocate(k, false, block, dirty);
+}
+
+void CoherentMachine::allocate(int k, bool icache_side, u64 block, bool dirty) {
+    CacheLevel& c = lvl(k, icache_side);
+    u64 victim;
+    bool victim_dirty;
+    if (c.insert(c.set_of(block), block, dirty, &victim, &victim_dirty))
+        evict(k, icache_side, victim, victim_dirty);
+}
+
+void CoherentMachine::evict(int k, bool icache_side, u64 victim, bool dirty) {
+    CacheLevel& c = lvl(k, icache_side);
+    c.stats.evictions++;
+    if (c.inclusive()) {
+        // Back-invalidate every copy above (for a shared level: in every
+        // core); a dirty copy makes the victim dirty.
+        for (int j = 0; j < k; ++j) {
+            bool d = false;
+            if (j >= plevels_) {
+                if (shared_[j].invalidate(victim, &d)) {
+                    shared_[j].stats.back_invalidations++;
+                    dirty |= d;
+                }
+                continue;
+            }
+            u32 first = k < plevels_ ? u32(cur_ - cores_) : 0;
+            u32 last = k < plevels_ ? first + 1 : cores_used_;
+            for (u32 i = first; i < last; ++i) {
+                Core& o = cores_[i];
+                if (!o.active) continue;
+                d = false;
+                if (j == 0 && split_ && o.i1.invalidate(victim, &d)) {
+                    o.i1.stats.back_invalidations++;
+                    dirty |= d;
+                }
+                d = false;
+                if (o.lv[j].invalidate(victim, &d)) {
+                    o.lv[j].stats.back_invalidations++;
+                    dirty |= d;
+                }
+            }
+        }
+        if (multi_ && k >= plevels_) drop_all_holders(victim);
+    }
+    if (k + 1 < levels_ && lvl(k + 1, false).exclusive()) {
+        victim_insert(k + 1, victim, dirty);
+    } else if (dirty) {
+        c.stats.writebacks++;
+        if (k + 1 < levels_)
+            writeback(k + 1, victim);
+        else
+            ++mem_writes_;
+    }
+    if (multi_ && k < plevels_ && !present(*cur_, victim, k + 1 < plevels_ ? k + 1 : 0, k, icache_side))
+        drop_holder(u32(cur_ - cores_), victim);
+}
+
+// ---------------------------------------------------------------------------
+// Coherence
+
+bool CoherentMachine::holds_privately(const Core& c, u64 block, bool* dirty) const {
+    bool found = false;
+    bool d = false;
+    if (split_ && c.i1.contains(block, &d)) {
+        found = true;
+        *dirty |= d;
+    }
+    for (int k = 0; k < plevels_; ++k) {
+        d = false;
+        if (c.lv[k].contains(block, &d)) {
+            found = true;
+            *dirty |= d;
+        }
+    }
+    return found;
+}
+
+// Whether `c` holds `block` in a private level, looking at level `first`
+// first (where it is most likely), then the others; level `skip` (I1 if
+// skip_i1, D1 / L1 otherwise, when skip is 0) is known not to hold it.
+bool CoherentMachine::present(const Core& c, u64 block, int first, int skip, bool skip_i1) const {
+    bool skip_d = skip >= 0 && !(skip == 0 && skip_i1);
+    if (!(skip_d && first == skip) && has(c.lv[first], block)) return true;
+    for (int k = 0; k < plevels_; ++k)
+        if (k != first && !(skip_d && k == skip) && has(c.lv[k], block)) return true;
+    return split_ && !(skip == 0 && skip_i1) && has(c.i1, block);
+}
+
+// Removes every private copy of `block` from `core` (another core's write);
+// returns whether one was dirty.
+bool CoherentMachine::invalidate_core(u32 core, u64 block) {
+    Core& c = cores_[core];
+    bool dirty = false;
+    bool d = false;
+    if (split_ && c.i1.invalidate(block, &d)) dirty |= d;
+    for (int k = 0; k < plevels_; ++k) {
+        d = false;
+        if (c.lv[k].invalidate(block, &d)) dirty |= d;
+    }
+    cstats(core).invalidations_received++;
+    return dirty;
+}
+
+// Clears the dirty bits of `core`'s private copies of `block` (no
+// replacement update); returns whether one was dirty.
+bool CoherentMachine::clean_core(u32 core, u64 block) {
+    Core& c = cores_[core];
+    bool dirty = false;
+    for (int k = -1; k < plevels_; ++k) {
+        if (k < 0 && !split_) continue;
+        CacheLevel& l = k < 0 ? c.i1 : c.lv[k];
+        u64 s = l.set_of(block);
+        int p = l.find(s, block);
+        if (p >= 0 && l.is_dirty(s, p)) {
+            l.set_keys(s)[p] &= ~1ull;
+            dirty = true;
+        }
+    }
+    return dirty;
+}
+
+// The dirty data of `owner`'s private levels goes to the first shared level
+// (or memory): a write-back counted on the owner's last private level.
+void CoherentMachine::flush_to_shared(u32 owner, u64 block) {
+    cores_[owner].lv[plevels_ - 1].stats.writebacks++;
+    if (plevels_ < levels_)
+        writeback(plevels_, block);
+    else
+        ++mem_writes_;
+}
+
+void CoherentMachine::consume_record(u32 slot) {
+    u64 mask;
+    if (!dir_.take_record(slot, ctx_.core, &mask)) return;
+    CoherenceStats& cs = cstats(ctx_.core);
+    ctx_.flags |= kCoherenceMiss;
+    cs.coherence_misses++;
+    if ((mask & ctx_.bytes) == 0) {
+        ctx_.flags |= kFalseSharing;
+        cs.false_sharing_misses++;
+    }
+}
+
+// Before a write that is not a silent hit on a Modified line.
+void CoherentMachine::begin_write() {
+    ctx_.dir = true;
+    u32 s = dir_.find(ctx_.block);
+    if (s == CoherenceDirectory::kNone) return;
+    u32 core = ctx_.core;
+    consume_record(s);
+    bool self = dir_.holder(s, core);
+    ctx_.prev = self ? dir_.state(s) : 'I';
+    if (self && ctx_.prev == 'S') {
+        ctx_.flags |= kUpgrade;
+        cstats(core).upgrades++;
+    }
+    u32 n = 0;
+    for (u32 o = dir_.next_holder(s, 0); o != CoherenceDirectory::kNone; o = dir_.next_holder(s, o + 1)) {
+        if (o == core) continue;
+        bool dirty = invalidate_core(o, ctx_.block);
+        dir_.remove_holder(s, o);
+        dir_.add_record(s, o, 0);
+        ++n;
+        if (dirty) {
+            // Only an owner (the single other holder) can be dirty.
+            ctx_.pending = true;
+            ctx_.pending_owner = o;
+            ctx_.c2c = true;
+            ctx_.supplier = o;
+        }
+    }
+    if (n) {
+        ctx_.flags |= kInvalidatedOthers;
+        cstats(core).invalidations_sent += n;
+    }
+    dir_.or_records(s, ctx_.bytes);
+    sync_watch(s);
+    dir_.erase_if_unused(s);
+}
+
+// A fetch or read leaves the core's last private level.
+void CoherentMachine::read_crossing() {
+    ctx_.crossed = true;
+    ctx_.dir = true;
+    u32 s = dir_.find(ctx_.block);
+    if (s == CoherenceDirectory::kNone) return;
+    u32 core = ctx_.core;
+    consume_record(s);
+    bool self = dir_.holder(s, core);
+    ctx_.prev = self ? dir_.state(s) : 'I';
+    u32 owner = CoherenceDirectory::kNone;
+    if (!self && dir_.holders(s) > 0) {
+        if (dir_.holders(s) == 1 && dir_.state(s) != 'S') owner = dir_.next_holder(s, 0);
+        dir_.set_state(s, 'S');
+    }
+    ctx_.others_hold = dir_.holders(s) > (self ? 1u : 0u);
+    sync_watch(s);
+    dir_.erase_if_unused(s);
+    if (owner != CoherenceDirectory::kNone && clean_core(owner, ctx_.block)) {
+        ctx_.c2c = true;
+        ctx_.supplier = owner;
+        flush_to_shared(owner, ctx_.block);
+    }
+}
+
+// The requesting core's state after the access.
+void CoherentMachine::finish() {
+    // A read by a core holding no dirty copy (state I or E) can only have
+    // got one from the crossing (an exclusive shared level's dirty line).
+    bool dirty = false;
+    bool held;
+    if (ctx_.kind != kWrite && ctx_.came_dirty) {
+        held = holds_privately(*cur_, ctx_.block, &dirty);
+    } else if (ctx_.kind == kFetch && split_ && has(cur_->i1, ctx_.block)) {
+        held = true;
+    } else {
+        held = present(*cur_, ctx_.block, 0, -1, false);
+    }
+    u32 s = held ? dir_.insert(ctx_.block) : dir_.find(ctx_.block);
+    if (held) {
+        if (s == CoherenceDirectory::kNone) return;
+        dir_.add_holder(s, ctx_.core);
+        bool others = dir_.holders(s) > 1;
+        char st;
+        if (ctx_.kind == kWrite)
+            st = 'M';
+        else if (ctx_.prev == 'I')
+            st = others ? 'S' : (dirty ? 'M' : 'E');
+        else
+            st = (ctx_.prev == 'E' && dirty) ? 'M' : ctx_.prev;
+        dir_.set_state(s, st);
+        sync_watch(s);
+        return;
+    }
+    if (s == CoherenceDirectory::kNone) return;
+    dir_.remove_holder(s, ctx_.core);
+    sync_watch(s);
+    dir_.erase_if_unused(s);
+}
+
+void CoherentMachine::drop_holder(u32 core, u64 block) {
+    u32 s = dir_.find(block);
+    if (s == CoherenceDirectory::kNone || !dir_.holder(s, core)) return;
+    dir_.remove_holder(s, core);
+    sync_watch(s);
+    dir_.erase_if_unused(s);
+}
+
+void CoherentMachine::drop_all_holders(u64 block) {
+    u32 s = dir_.find(block);
+    if (s == CoherenceDirectory::kNone) return;
+    dir_.clear_holders(s);
+    sync_watch(s);
+    dir_.erase_if_unused(s);
+}
+
+// Keeps the write filters exact: an entry with loss records whose single
+// holder has it exclusively is counted in that core's filter.
+void CoherentMachine::sync_watch(u32 slot) {
+    if (!dir_.has_records(slot) && dir_.watch(slot) == 0) return;  // the common case
+    u32 want = 0;
+    if (dir_.holders(slot) == 1 && dir_.state(slot) != 'S' && dir_.has_records(slot))
+        want = dir_.next_holder(slot, 0) + 1;
+    u32 have = dir_.watch(slot);
+    if (want == have) return;
+    u64 w = dir_.block(slot) % kWatchSlots;
+    if (have) cores_[have - 1].watch[w]--;
+    if (want) cores_[want - 1].watch[w]++;
+    dir_.set_watch(slot, want);
+}
+
+// ---------------------------------------------------------------------------
+// Counters and queries
+
+const LevelStats& CoherentMachine::stats(u32 core, int index, bool icache_side) const {
+    if (index < 0 || index >= levels_) return kZeroStats;
+    if (index >= plevels_) return shared_[index].stats;
+    if (core >= ncores_ || !cores_[core].active) return kZeroStats;
+    const Core& c = cores_[core];
+    return (index == 0 && icache_side && split_) ? c.i1.stats : c.lv[index].stats;
+}
+
+const CoherenceStats& CoherentMachine::coherence(u32 core, int index) const {
+    if (index < 0 || index >= plevels_ || core >= ncores_) return kZeroCoherence;
+    return cores_[core].cs[index];
+}
+
+LevelStats CoherentMachine::total_stats(int index, bool icache_side) const {
+    LevelStats t = kZeroStats;
+    if (index < 0 || index >= levels_) return t;
+    if (index >= plevels_) return shared_[index].stats;
+    for (u32 i = 0; i < ncores_; ++i)
+        if (cores_[i].active) add_stats(t, stats(i, index, icache_side));
+    return t;
+}
+
+void CoherentMachine::reset_stats() {
+    for (u32 i = 0; i < ncores_; ++i) {
+        Core& c = cores_[i];
+        c.i1.stats = kZeroStats;
+        for (int k = 0; k < kMaxLevels; ++k) {
+            c.lv[k].stats = kZeroStats;
+            c.cs[k] = kZeroCoherence;
+        }
+    }
+    for (int k = 0; k < kMaxLevels; ++k) shared_[k].stats = kZeroStats;
+    mem_reads_ = 0;
+    mem_writes_ = 0;
+}
+
+bool CoherentMachine::contains(u32 core, int index, bool icache_side, u64 block, bool* dirty) const {
+    if (index < 0 || index >= levels_) return false;
+    if (index >= plevels_) return shared_[index].contains(block, dirty);
+    if (core >= ncores_ || !cores_[core].active) return false;
+    const Core& c = cores_[core];
+    const CacheLevel& l = (index == 0 && icache_side && split_) ? c.i1 : c.lv[index];
+    return l.contains(block, dirty);
+}
+
+char CoherentMachine::state(u32 core, u64 block) const {
+    if (core >= ncores_ || !cores_[core].active) return 'I';
+    if (!multi_) {
+        bool dirty = false;
+        if (!holds_privately(cores_[core], block, &dirty)) return 'I';
+        return dirty ? 'M' : 'E';
+    }
+    u32 s = dir_.find(block);
+    if (s == CoherenceDirectory::kNone || !dir_.holder(s, core)) return 'I';
+    return dir_.state(s);
+}
+
+bool CoherentMachine::loss_record(u32 core, u64 block, u64* written) const {
+    u32 s = dir_.find(block);
+    if (s == CoherenceDirectory::kNone) return false;
+    u64 m = 0;
+    if (!dir_.record_mask(s, core, &m)) return false;
+    if (written) *written = m;
+    return true;
+}
+
+}  // namespace ompsim

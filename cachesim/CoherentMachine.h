@@ -1,0 +1,230 @@
+// A multi-core machine: per core the private levels 1..private_levels of a
+// HierarchyConfig, below them the shared levels, and a MESI protocol on the
+// union of each core's private levels. docs/cache-model.md ("Multi-core
+// machine and coherence") is the specification; tests/unit/ReferenceCoherent.h
+// is an independent model of it used by the differential tests.
+//
+// Each level behaves exactly as in Hierarchy (same replacement, write and
+// inclusion rules, same counters); with one core the results are those of
+// Hierarchy, access by access. Like Hierarchy the object has no constructor
+// (it lives in static storage inside the tool): init() before use.
+//
+// Hot path: a hit on the first line of the core's level-1 set is handled
+// inline (see access() below) without looking at other cores. Coherence
+// work (a hash directory, CoherenceDirectory.h) is done only on private
+// misses, on writes to lines not known to be Modified, and on evictions of
+// private lines, and only once a second core has made an access.
+#ifndef OMPSIM_CACHESIM_COHERENTMACHINE_H
+#define OMPSIM_CACHESIM_COHERENTMACHINE_H
+
+#include "CacheConfig.h"
+#include "CacheLevel.h"
+#include "CoherenceDirectory.h"
+#include "LevelStats.h"
+
+namespace ompsim {
+
+// Flags returned above the depth (bits 0..7 = depth as Hierarchy::access
+// returns it: 0 = L1 hit, k = level k+1 served, levels() = memory).
+enum : u32 {
+    // The core had lost the line to another core's write (invalidated) and
+    // had not accessed it since: the access missed in all its private levels.
+    kCoherenceMiss = 1u << 8,
+    // A coherence miss whose bytes do not overlap the bytes other cores
+    // wrote to the line between the invalidation and this access.
+    kFalseSharing = 1u << 9,
+    // Served by another core that held the line Modified with data newer
+    // than the shared levels (a dirty copy in its private levels). The depth
+    // is then private_levels() (the first shared level, or memory's depth
+    // when every level is private); the shared levels were not accessed.
+    kCacheToCache = 1u << 10,
+    // A write by a core holding the line Shared (the bus upgrade).
+    kUpgrade = 1u << 11,
+    // This access invalidated at least one other core's copy.
+    kInvalidatedOthers = 1u << 12,
+};
+constexpr u32 kDepthMask = 0xffu;
+
+// Per core and private level. Every coherence event of a core is counted
+// once, on its last private level (index private_levels-1); the other
+// private levels' counters stay zero.
+struct CoherenceStats {
+    u64 coherence_misses;        // accesses flagged kCoherenceMiss
+    u64 false_sharing_misses;    // of which flagged kFalseSharing
+    u64 invalidations_received;  // times another core's write invalidated this core's copy
+    u64 invalidations_sent;      // copies of other cores this core's writes invalidated
+    u64 c2c_in;                  // private misses served by another core (kCacheToCache)
+    u64 c2c_out;                 // lines this core supplied to another core
+    u64 upgrades;                // writes to lines held Shared (kUpgrade)
+};
+
+class CoherentMachine {
+public:
+    // cfg.private_levels levels (0: the default, levels-1 or 1) are private
+    // per core; the rest are shared by all cores. max_cores >= 1: cores are
+    // numbered 0..max_cores-1; a core's private levels are allocated on its
+    // first access (core 0's here). Fails (err set) on a Cachegrind-mode or
+    // inconsistent configuration, or when memory could not be had.
+    bool init(const HierarchyConfig& cfg, u32 max_cores, const Allocator& a, ErrorText& err);
+    void destroy();
+
+    // One demand reference (kFetch, kRead, kWrite) of `core` to line `block`
+    // (= addr >> line_bits()). `bytes`: mask of the bytes of the line the
+    // access touches, one bit per byte for lines <= 64 B (for longer lines
+    // one bit per line/64 bytes). Returns depth | flags. A core >= max_cores
+    // (or one whose caches could not be allocated) is ignored: nothing is
+    // counted and levels() is returned.
+    u32 access(u32 core, AccessKind kind, u64 block, u64 bytes);
+
+    unsigned line_bits() const { return line_bits_; }
+    int levels() const { return levels_; }
+    int private_levels() const { return plevels_; }
+    // 1 + the highest core that made an access (core 0 counts from init).
+    u32 cores_used() const { return cores_used_; }
+    u32 max_cores() const { return ncores_; }
+
+    // Counters: private level `index` (< private_levels) of `core`
+    // (icache_side selects I1 when L1 is split); shared level `index`
+    // (>= private_levels): `core` is ignored. Cores that never ran have zeros.
+    const LevelStats& stats(u32 core, int index, bool icache_side) const;
+    // Private levels only (zeros otherwise).
+    const CoherenceStats& coherence(u32 core, int index) const;
+    // Totals over cores (private) or the shared level.
+    LevelStats total_stats(int index, bool icache_side) const;
+    u64 memory_reads() const { return mem_reads_; }
+    u64 memory_writes() const { return mem_writes_; }
+    // Zeroes every counter; contents, states and loss records stay.
+    void reset_stats();
+
+    // For tests: `block` present in level `index` of `core` (shared levels:
+    // core ignored), and its dirty bit.
+    bool contains(u32 core, int index, bool icache_side, u64 block, bool* dirty) const;
+    // MESI state of `block` in `core`'s private levels: 'M', 'E', 'S' or 'I'.
+    char state(u32 core, u64 block) const;
+    // For tests: whether `core` has a pending loss record for `block`, and
+    // the mask of the bytes written by others since it lost the line.
+    bool loss_record(u32 core, u64 block, u64* written) const;
+    // For tests and measurements: directory entries (0 while one core ran).
+    u64 directory_entries() const { return dir_.entries(); }
+
+private:
+    // Slots of the per-core write filter (see access()).
+    static constexpr u32 kWatchSlots = 64;
+
+    struct Core {
+        CacheLevel i1;
+        CacheLevel lv[kMaxLevels];   // [0, private_levels) used
+        // Number of lines this core holds exclusively (E/M) that another
+        // core has a loss record for, by block % kWatchSlots: a write to
+        // such a line must update the records, so it takes the slow path.
+        u32 watch[kWatchSlots];
+        // Writes that hit a clean line need no coherence action (only
+        // while a single core has run).
+        bool clean_writes_free;
+        bool active;
+        CoherenceStats cs[kMaxLevels];
+    };
+
+    // What the access in progress has learnt (slow path only).
+    struct Context {
+        u32 core;
+        AccessKind kind;
+        u64 block;
+        u64 bytes;
+        u32 flags;
+        char prev;          // the core's state before the access
+        bool dir;           // the directory was consulted: finish() needed
+        bool crossed;       // a demand fetch crossed into the shared levels
+        bool others_hold;   // other cores hold the line (rule for exclusive shared levels)
+        bool c2c;           // a crossing fetch is served by `supplier`
+        bool came_dirty;    // the crossing fetch brought a dirty line up
+        bool pending;       // dirty data of an invalidated owner not yet placed
+        u32 supplier;
+        u32 pending_owner;
+    };
+
+    bool activate(u32 core);
+    void enter_multicore();
+    CacheLevel& lvl(int k, bool icache_side) {
+        if (k < plevels_) return (k == 0 && icache_side && split_) ? cur_->i1 : cur_->lv[k];
+        return shared_[k];
+    }
+    u32 access_slow(u32 core, AccessKind kind, u64 block, u64 bytes);
+    unsigned fetch(int k, u64 block, AccessKind kind, bool icache_side, bool* dirty_up);
+    unsigned fetch_below(int k, u64 block, AccessKind kind, bool* dirty_up);
+    unsigned write(int k, u64 block);
+    unsigned write_below(int k, u64 block);
+    void writeback(int k, u64 block);
+    void victim_insert(int k, u64 block, bool dirty);
+    void allocate(int k, bool icache_side, u64 block, bool dirty);
+    void evict(int k, bool icache_side, u64 victim, bool dirty);
+
+    // Coherence (multi-core only).
+    void begin_write();
+    void read_crossing();
+    void finish();
+    void consume_record(u32 slot);
+    bool holds_privately(const Core& c, u64 block, bool* dirty) const;
+    bool present(const Core& c, u64 block, int first, int skip, bool skip_i1) const;
+    bool invalidate_core(u32 core, u64 block);
+    bool clean_core(u32 core, u64 block);
+    void flush_to_shared(u32 owner, u64 block);
+    void drop_holder(u32 core, u64 block);
+    void drop_all_holders(u64 block);
+    void sync_watch(u32 slot);
+    CoherenceStats& cstats(u32 core) { return cores_[core].cs[plevels_ - 1]; }
+
+    Core* cores_;
+    Core* cur_;            // the core of the access in progress
+    CacheLevel shared_[kMaxLevels];  // [private_levels, levels) used
+    CoherenceDirectory dir_;
+    Context ctx_;
+    HierarchyConfig cfg_;
+    Allocator alloc_;
+    u64 mem_reads_;
+    u64 mem_writes_;
+    u64 private_lines_;    // lines of one core's private levels
+    u32 ncores_;
+    u32 cores_used_;
+    int levels_;
+    int plevels_;
+    unsigned line_bits_;
+    bool split_;
+    bool multi_;           // a second core has made an access
+};
+
+// The hot path: a hit on the first line of the core's level-1 set (the MRU
+// line for LRU; for FIFO and Random any first-way hit) is, as in Hierarchy,
+// a set computation, one compare and a counter increment. Reads and fetches
+// need no coherence action on a private hit. A write may stay on this path
+// when the line is already dirty (a dirty private line is Modified: no other
+// core holds it) and no other core has a loss record for it (the core's
+// write filter slot is zero); while a single core has run, any write hit to
+// a write-back L1 stays here, as in Hierarchy.
+inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes) {
+    if (core < ncores_) {
+        Core& cr = cores_[core];
+        CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
+        if (c.first_hit_free()) {  // false for a core not yet active
+            u64* keys = c.set_keys(c.set_of(block));
+            u64 k0 = keys[0];
+            if (repl::key_matches(k0, block)) {
+                if (kind != kWrite) {
+                    c.stats.refs[kind]++;
+                    return 0;
+                }
+                if (c.write_back() && ((k0 & 1) || cr.clean_writes_free) &&
+                    cr.watch[block % kWatchSlots] == 0) {
+                    keys[0] = k0 | 1;
+                    c.stats.refs[kWrite]++;
+                    return 0;
+                }
+            }
+        }
+    }
+    return access_slow(core, kind, block, bytes);
+}
+
+}  // namespace ompsim
+
+#endif

@@ -1,0 +1,66 @@
+#!/bin/sh
+# omp_false_sharing.sh RUNNER FALSE_SHARING PADDED SOURCE
+# examples/openmp/false_sharing with 4 threads on the default machine, the
+# deterministic replay at its default quantum Q = 1,000 instructions.
+#
+# Derivation (docs/openmp.md "Replay", examples/openmp/README.md):
+#  - thread t runs N = 20,000 iterations of counters[t] = counters[t] + 1,
+#    5 instructions each (load, add, store, increment, compare-and-branch;
+#    checked below: the loop line executes 4 x 5 x N instructions);
+#  - the loop starts p instructions into the implicit task, 0 < p < Q, so it
+#    spans turns 0 .. ceil((p + 5N) / Q) - 1 = 0 .. 100: 101 turns with
+#    accesses to the shared line;
+#  - between two turns of a thread the three others write the line, so the
+#    thread's copy is invalid at each of its turns 1 .. 100: 100 coherence
+#    misses per thread, each on bytes no other thread writes (false sharing);
+#  - after the region the initial thread reads the counters once more while
+#    the line is thread 3's: one more coherence miss, again on bytes thread 3
+#    did not write.
+# So counters has 4 x 100 + 1 = 401 coherence misses, all false sharing.
+# The padded version puts each counter on its own line: no line is shared
+# during the loop and core 0 never held the others' lines, so 0.
+runner=$1 unpadded=$2 padded=$3 src=$4
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+N=20000 Q=1000 T=4
+run() {
+    OMP_NUM_THREADS=$T "$runner" --monitor=yes --output-file="$tmp/$1.xml" -q "$2" > /dev/null 2> "$tmp/$1.err" ||
+        { echo "FAIL: $1 run failed"; cat "$tmp/$1.err"; exit 1; }
+}
+run unpadded "$unpadded"
+run padded "$padded"
+loop_line=$(grep -n 'INCREMENT(COUNTER(t))' "$src" | cut -d: -f1)
+turns=$(( (1 + 5 * N + Q - 1) / Q ))   # ceil((p + 5N) / Q) for any 0 < p <= Q - 5N mod Q
+expected=$(( T * (turns - 1) + 1 ))
+python3 - "$tmp/unpadded.xml" "$tmp/padded.xml" "$loop_line" "$N" "$T" "$expected" <<'PY' || fail=1
+import sys, xml.etree.ElementTree as ET
+unpadded, padded, line, n, t, expected = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+bad = 0
+def check(cond, what):
+    global bad
+    print(("ok   " if cond else "FAIL ") + what)
+    bad |= not cond
+def structure(path, name):
+    doc = ET.parse(path).getroot()
+    ds = doc.find("data-structures")
+    cols = ds.get("events").split()
+    for s in ds.findall("data-structure"):
+        if s.get("name") == name:
+            return dict(zip(cols, map(int, s.find("costs").text.split()))), doc
+    raise SystemExit("no structure " + name + " in " + path)
+u, doc = structure(unpadded, "counters")
+ir = sum(int(l.text.split()[0]) for f in doc.find("program") for r in f for l in r.findall("line")
+         if f.get("path").endswith("false_sharing.c") and l.get("number") == line)
+check(ir == 5 * n * t, f"loop line {line}: {ir} instructions = 4 x 5 x N")
+check(u["Dcm"] == expected, f"counters: {u['Dcm']} coherence misses, derived {expected}")
+check(u["Dfs"] == expected, f"counters: {u['Dfs']} false-sharing misses, derived {expected}")
+check(doc.find("run").get("deterministic") == "true", "deterministic")
+p, pdoc = structure(padded, "counters")
+check(p["Dcm"] == 0 and p["Dfs"] == 0, f"padded counters: {p['Dcm']} coherence, {p['Dfs']} false-sharing misses")
+coh = pdoc.find("totals/coherence")
+check(coh is not None and coh.get("coherence-misses") == "0", "padded run: no coherence miss at all")
+sys.exit(bad)
+PY
+# The finding users read (ompsim-report summary).
+exit $fail

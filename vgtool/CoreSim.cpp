@@ -1,0 +1,246 @@
+#include "CoreSim.h"
+
+#include "DataStructures.h"
+#include "ProfileWriter.h"
+#include "SimHelpers.h"
+
+namespace ompsim {
+namespace coresim {
+
+namespace {
+
+CoreCounters g_slots[kMaxCores];
+CoreClock g_clocks[kMaxCores];
+u32 g_used;          // 1 + highest core that ran something
+u32 g_slots_used;
+u32 g_slot;          // slot whose events run now
+u32 g_core;          // its core
+u32 g_monitor_row = ~0u;
+
+inline void count(ULong* served, unsigned d) {
+    if (d) served[d]++;
+}
+
+// Clocks are kept in 1/100 cycles so that a fractional CPI adds up exactly.
+inline ULong latency_x100(unsigned depth) {
+    const HierarchyConfig& cfg = sim::g_config;
+    if (depth == 0) return 0;
+    return 100ull * (depth < (unsigned)cfg.levels ? cfg.level[depth].latency : cfg.memory_latency);
+}
+
+inline void charge(CoreCounters& c, u32 r) {
+    CoreClock& k = g_clocks[g_core];
+    const HierarchyConfig& cfg = sim::g_config;
+    ULong t = latency_x100(r & 0xff);
+    ULong coh = 0;
+    if (r & kCacheToCache) coh += 100ull * cfg.c2c_latency;
+    if (r & kUpgrade) coh += 100ull * cfg.upgrade_latency;
+    c.busy += t + coh;
+    k.busy += t + coh;
+    k.clock += t + coh;
+    c.coherence_cycles += coh;
+}
+
+inline void tick(CoreCounters& c) {
+    ULong cpi = sim::g_config.cpi_x100;
+    CoreClock& k = g_clocks[g_core];
+    c.busy += cpi;
+    k.busy += cpi;
+    k.clock += cpi;
+}
+
+// Mask of the bytes [off, off+len) of a line, one bit per byte for lines up
+// to 64 bytes, one bit per line/64 bytes beyond.
+inline u64 byte_mask(u64 off, u64 len, unsigned line_bits) {
+    if (line_bits > 6) {
+        unsigned shift = line_bits - 6;
+        u64 first = off >> shift, last = (off + len - 1) >> shift;
+        return (last - first >= 63 ? ~0ull : ((2ull << (last - first)) - 1)) << first;
+    }
+    return (len >= 64 ? ~0ull : ((1ull << len) - 1)) << off;
+}
+
+// ------------------------------------------------------------ general model
+inline void fetch_lines(u32 core, CoreCounters& c, const InstrInfo* n, ULong* served) {
+    CoherentMachine& m = sim::g_machine;
+    unsigned bits = m.line_bits();
+    u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
+    for (u64 b = first; b <= last; ++b) {
+        u32 r = m.access(core, kFetch, b, ~0ull);
+        count(served, r & 0xff);
+        count(c.ir_served, r & 0xff);
+        charge(c, r);
+    }
+}
+
+inline void fetch(u32 core, CoreCounters& c, const InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    c.ir++;
+    tick(c);
+    if (sim::g_icache) fetch_lines(core, c, n, cc->ir_served);
+}
+
+inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind, u64 a, u64 size) {
+    LineCC* cc = n->cc;
+    ULong* served = kind == kRead ? cc->dr_served : cc->dw_served;
+    ULong* core_served = kind == kRead ? c.dr_served : c.dw_served;
+    if (kind == kRead) {
+        cc->dr++;
+        c.dr++;
+    } else {
+        cc->dw++;
+        c.dw++;
+    }
+    CoherentMachine& m = sim::g_machine;
+    unsigned bits = m.line_bits();
+    u64 line = 1ull << bits;
+    u64 first = a >> bits, last = (a + size - 1) >> bits;
+    for (u64 b = first; b <= last; ++b) {
+        u64 lo = b == first ? a & (line - 1) : 0;
+        u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
+        u32 r = m.access(core, kind, b, byte_mask(lo, hi - lo, bits));
+        unsigned d = r & 0xff;
+        count(served, d);
+        count(core_served, d);
+        charge(c, r);
+        ds::record_multicore(b == first ? a : b << bits, kind, d, r);
+    }
+}
+
+// ------------------------------------------------------------ Cachegrind mode
+// One model shared by every core: Cachegrind's counting, no coherence.
+inline void cg_fetch(CoreCounters& c, const InstrInfo* n, bool single_line) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    c.ir++;
+    tick(c);
+    unsigned d = single_line ? sim::g_cg.fetch_single_line(n->addr) : sim::g_cg.fetch(n->addr, n->len);
+    count(cc->ir_served, d);
+    count(c.ir_served, d);
+    charge(c, d);
+}
+
+inline void cg_data(CoreCounters& c, const InstrInfo* n, AccessKind kind, u64 a, u64 size) {
+    LineCC* cc = n->cc;
+    unsigned d = sim::g_cg.data(a, size);
+    if (kind == kRead) {
+        cc->dr++;
+        c.dr++;
+        count(cc->dr_served, d);
+        count(c.dr_served, d);
+    } else {
+        cc->dw++;
+        c.dw++;
+        count(cc->dw_served, d);
+        count(c.dw_served, d);
+    }
+    charge(c, d);
+    ds::record(a, kind, d);
+}
+
+}  // namespace
+
+u32 run(const Ev& e) {
+    u32 core = g_core;
+    CoreCounters& c = g_slots[g_slot];
+    const InstrInfo* n = reinterpret_cast<const InstrInfo*>(e.w0 & ~kTagMask);
+    uptr tag = e.w0 & kTagMask;
+    bool cg = sim::g_config.cachegrind;
+    switch (tag) {
+        case kTagFetch1:
+            if (cg) cg_fetch(c, n, true); else fetch(core, c, n);
+            return 1;
+        case kTagFetch2:
+            if (cg) {
+                cg_fetch(c, n, true);
+                cg_fetch(c, reinterpret_cast<const InstrInfo*>(e.w1), true);
+            } else {
+                fetch(core, c, n);
+                fetch(core, c, reinterpret_cast<const InstrInfo*>(e.w1));
+            }
+            return 2;
+        case kTagFetchGen:
+            if (cg) cg_fetch(c, n, false); else fetch(core, c, n);
+            return 1;
+        default: {
+            u32 instrs = 0;
+            if (e.w1 & kWithFetch) {
+                if (cg) cg_fetch(c, n, true); else fetch(core, c, n);
+                instrs = 1;
+            }
+            u64 a = e.w1 & kAddrMask;
+            u64 size = (e.w1 >> kSizeShift) & 0x7fff;
+            if (cg) {
+                // Cachegrind counts a read-modify-write as one read.
+                cg_data(c, n, tag == kTagWrite ? kWrite : kRead, a, size);
+            } else {
+                if (tag != kTagWrite) data(core, c, n, kRead, a, size);
+                if (tag != kTagRead) data(core, c, n, kWrite, a, size);
+            }
+            return instrs;
+        }
+    }
+}
+
+void enter(u32 slot, u32 core) {
+    if (core + 1 > g_used) g_used = core + 1;
+    if (slot + 1 > g_slots_used) g_slots_used = slot + 1;
+    g_slots[slot].used = true;
+    g_clocks[core].used = true;
+    g_slot = slot;
+    g_core = core;
+    if (slot != g_monitor_row) {
+        g_monitor_row = slot;
+        ds::set_core(slot);
+    }
+}
+
+CoreCounters& counters(u32 slot) { return g_slots[slot]; }
+CoreClock& clock(u32 core) { return g_clocks[core]; }
+u32 cores_used() { return g_used ? g_used : 1; }
+u32 slots_used() { return g_slots_used ? g_slots_used : 1; }
+
+void wait_until(u32 core, ULong t) {
+    CoreClock& k = g_clocks[core];
+    if (t > k.clock) {
+        k.wait += t - k.clock;
+        k.clock = t;
+    }
+}
+
+namespace {
+void add_line(const LineCC& cc, void* ctx) {
+    CoreCounters& c = *static_cast<CoreCounters*>(ctx);
+    c.ir += cc.ir;
+    c.dr += cc.dr;
+    c.dw += cc.dw;
+    for (int d = 0; d <= kMaxLevels; ++d) {
+        c.ir_served[d] += cc.ir_served[d];
+        c.dr_served[d] += cc.dr_served[d];
+        c.dw_served[d] += cc.dw_served[d];
+    }
+    c.busy += 100 * cycles_of(cc, sim::g_config);
+}
+}  // namespace
+
+void zero_counters() {
+    for (u32 i = 0; i < kMaxCores; ++i) {
+        bool used = g_slots[i].used;
+        VG_(memset)(&g_slots[i], 0, sizeof g_slots[i]);
+        g_slots[i].used = used;
+    }
+}
+
+void adopt_serial_part(const HierarchyConfig&) {
+    CoreCounters& c = g_slots[0];
+    cost::for_each(add_line, &c);
+    c.used = true;
+    g_clocks[0].busy = g_clocks[0].clock = c.busy;
+    g_clocks[0].used = true;
+    if (g_used < 1) g_used = 1;
+    if (g_slots_used < 1) g_slots_used = 1;
+}
+
+}  // namespace coresim
+}  // namespace ompsim

@@ -1,0 +1,59 @@
+// Simulation of replayed events on one simulated core: the machine model
+// (CoherentMachine, or CachegrindModel shared by every core in Cachegrind
+// mode), the source-line costs, the data-structure monitor, and the core's
+// clock in simulated cycles (ARCHITECTURE.md, "Simulated time").
+#ifndef OMPSIM_VGTOOL_CORESIM_H
+#define OMPSIM_VGTOOL_CORESIM_H
+
+#include "EventStream.h"
+
+namespace ompsim {
+
+constexpr u32 kMaxCores = 256;
+
+// Per-thread (replay slot) figures for the document's <threads> section, and
+// per-core clocks for <cores>. A slot runs on one core; with --cores=N
+// several slots may share a core, its caches and its clock.
+struct CoreCounters {
+    ULong ir, dr, dw;
+    ULong ir_served[kMaxLevels + 1];
+    ULong dr_served[kMaxLevels + 1];
+    ULong dw_served[kMaxLevels + 1];
+    // Times in 1/100 cycles (a CPI like 0.75 adds up exactly); the document
+    // shows whole cycles.
+    ULong busy;         // instructions x CPI + access latencies
+    ULong coherence_cycles;  // part of busy: cache-to-cache and upgrade penalties
+    bool used;
+};
+
+struct CoreClock {
+    ULong clock;        // busy + wait of the slots on the core
+    ULong busy;
+    ULong wait;         // blocked (barriers, locks, joins) or idle before a fork
+    bool used;
+};
+
+namespace coresim {
+
+// Runs one event (not a marker) of the slot last entered; returns the
+// instructions it contains (for the quantum).
+u32 run(const Ev& e);
+// The events that follow are `slot`'s, on `core` (the monitor's thread row
+// is the slot's).
+void enter(u32 slot, u32 core);
+CoreCounters& counters(u32 slot);
+CoreClock& clock(u32 core);
+u32 cores_used();
+u32 slots_used();
+// Moves the clock of `core` forward to `t` (waiting).
+void wait_until(u32 core, ULong t);
+// OMPSIM_ZERO_COUNTERS: every slot's counters (clocks go on).
+void zero_counters();
+// When streaming starts: what the initial thread did so far (all of it
+// simulated at once on core 0) becomes core 0's.
+void adopt_serial_part(const HierarchyConfig& cfg);
+
+}  // namespace coresim
+}  // namespace ompsim
+
+#endif

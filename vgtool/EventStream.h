@@ -1,0 +1,109 @@
+// Per-thread event streams (ARCHITECTURE.md, "Data flow"): once a program has
+// more than one thread, the simulation helpers no longer drive the machine
+// model; they append one 16-byte event per instruction fetch or data access
+// to the stream the running thread records into, and the replay scheduler
+// (Replay.h) consumes the streams in a canonical order.
+//
+// A stream is one logical piece of work whose content does not depend on
+// timing: the initial thread's serial code, an implicit task (team, thread
+// number), a dynamic-schedule chunk, a single construct's body, an explicit
+// task. The OpenMP intake (OmpIntake.h) switches the recording thread from
+// stream to stream as the runtime reports those boundaries, so nothing in a
+// stream says which operating-system thread recorded it.
+//
+// Memory: streams are chains of fixed chunks from a shared pool, given back
+// as soon as the replay has consumed them; --stream-buffer bounds the total.
+#ifndef OMPSIM_VGTOOL_EVENTSTREAM_H
+#define OMPSIM_VGTOOL_EVENTSTREAM_H
+
+#include "CostCentres.h"
+
+namespace ompsim {
+
+// Event encoding. w0 holds an InstrInfo* (8-byte aligned) with the tag in
+// its low 3 bits; w1 holds the data address with the size in bits 48..62 and,
+// in bit 63, "the instruction's fetch comes first" (one event for the common
+// fetch + access pair). A marker's w0 is kind << 3 | kTagMarker and its
+// payload follows in the next event slot.
+enum EvTag : uptr {
+    kTagFetch1 = 0,   // single-line fetch of w0's instruction
+    kTagFetch2 = 1,   // single-line fetches of w0's and w1's instructions
+    kTagFetchGen = 2, // fetch that may straddle lines
+    kTagRead = 3,
+    kTagWrite = 4,
+    kTagModify = 5,
+    kTagMarker = 7,
+};
+constexpr uptr kTagMask = 7;
+constexpr uptr kWithFetch = uptr(1) << 63;
+constexpr unsigned kSizeShift = 48;
+constexpr uptr kAddrMask = (uptr(1) << kSizeShift) - 1;
+
+struct Ev {
+    uptr w0;
+    uptr w1;
+};
+
+// 64 KiB chunks: large enough that the chunk-full check is rare, small
+// enough that a consumed stream gives memory back quickly.
+constexpr u32 kChunkEvents = 4094;
+struct EvChunk {
+    EvChunk* next;
+    u64 pad;
+    Ev ev[kChunkEvents];
+};
+
+struct Unit;  // Replay.h: what a stream stands for (task, chunk, ...)
+
+struct Stream {
+    EvChunk* head;     // oldest chunk still holding unconsumed events
+    EvChunk* tail;     // chunk being appended to
+    u32 write;         // events used in tail (valid while not current)
+    u32 read;          // index of the next event to replay in head
+    bool closed;       // nothing more will be appended
+    bool current;      // the running thread records into it (g_pos is live)
+    Unit* unit;        // owner (Replay.h)
+    u64 events;        // appended so far (for limits and reports)
+};
+
+namespace stream {
+
+// The recording position of the running thread's current stream: the
+// helpers write here without a call (see SimHelpers.cpp).
+extern Ev* g_pos;
+extern Ev* g_end;
+
+// Options: --stream-buffer (bytes, total over all streams).
+void init(u64 buffer_bytes);
+Stream* create(Unit* unit);
+// Makes `s` the stream the running thread records into (null: record
+// nothing, e.g. a worker thread in the runtime's pool). The previous current
+// stream keeps its position.
+void set_current(Stream* s);
+Stream* current();
+// Called by the helpers when g_pos reaches g_end.
+void chunk_full();
+// A marker of `kind` with a 3-word payload, appended to `s` (which need not
+// be current).
+void append_marker(Stream* s, u32 kind, uptr a, uptr b, uptr c);
+inline void marker(u32 kind, uptr a, uptr b, uptr c) { append_marker(current(), kind, a, b, c); }
+void close(Stream* s);
+
+// Replay side: the next event of `s`, or false if none is recorded yet.
+// A marker comes back as its header; next_payload() then gives its payload.
+bool peek(Stream* s, Ev& e);
+// The event after the next one (a marker's payload), not consuming either.
+bool peek_second(Stream* s, Ev& e);
+void consume(Stream* s);
+// Whether every event of a closed stream has been consumed.
+bool drained(Stream* s);
+void destroy(Stream* s);
+
+// Bytes of chunk memory in use, and the limit.
+u64 bytes_in_use();
+u64 bytes_limit();
+
+}  // namespace stream
+}  // namespace ompsim
+
+#endif

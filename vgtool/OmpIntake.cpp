@@ -1,0 +1,578 @@
+#include "OmpIntake.h"
+
+#include "IdMap.h"
+#include "OmpEvents.h"
+#include "Replay.h"
+
+namespace ompsim {
+namespace omp {
+
+namespace {
+
+// OMPT constants used here (omp-tools.h, OpenMP 5.1).
+enum : UWord {
+    kThreadWorker = 2,
+    kTaskInitial = 0x1,
+    kTaskExplicit = 0x4,
+    kTaskUndeferred = 0x08000000,
+    kTaskMerged = 0x80000000,
+    kWorkSingleExecutor = 3,
+    kWorkSingleOther = 4,
+    kSyncBarrier = 1,
+    kSyncBarrierImplicit = 2,
+    kSyncBarrierExplicit = 3,
+    kSyncBarrierImplementation = 4,
+    kSyncTaskwait = 5,
+    kSyncTaskgroup = 6,
+    kSyncReduction = 7,
+    kSyncBarrierImplicitWorkshare = 8,
+    kSyncBarrierImplicitParallel = 9,
+    kSyncBarrierTeams = 10,
+    kTaskComplete = 1,
+    kTaskCancel = 3,
+    kTaskDetach = 4,
+};
+
+constexpr u32 kMaxDepth = 64;
+constexpr u32 kMaxThreads = 1024;
+
+struct ThreadRec {
+    bool seen;
+    bool worker;        // an OpenMP worker: records only inside implicit tasks
+    Unit* base;         // serial or non-OpenMP thread unit (null: none)
+    Unit* stack[kMaxDepth];
+    u32 wait_at[kMaxDepth];  // wait depth when the unit was pushed
+    u32 depth;
+    u32 wait;           // nested waits (barrier, lock acquisition, taskwait)
+    bool acquiring;     // between mutex_acquire and mutex_acquired
+    bool in_runtime;    // the runtime called the code running now
+};
+
+Options g_opt;
+bool g_streaming;
+bool g_openmp;
+ULong g_events;
+UWord g_runtime_kind;
+ThreadRec* g_threads;
+IdMap g_teams;   // parallel id -> Team*
+IdMap g_tasks;   // task id -> Unit*
+Team* g_team0;   // the initial thread's implicit team of one
+
+// Runtime code ranges (text of libomp / libgomp), cached per object.
+struct Range {
+    Addr lo, hi;
+};
+Range g_runtime[8];
+u32 g_nruntime;
+
+template <typename T>
+T* zalloc(SizeT n = 1) {
+    T* p = static_cast<T*>(VG_(malloc)("ompsim.omp", n * sizeof(T)));
+    VG_(memset)(p, 0, n * sizeof(T));
+    return p;
+}
+
+Unit* new_unit(UnitKind kind, Team* team) {
+    Unit* u = zalloc<Unit>();
+    u->kind = kind;
+    u->team = team;
+    u->s = stream::create(u);
+    return u;
+}
+
+ThreadRec& rec(ThreadId tid) {
+    tl_assert(tid < kMaxThreads);
+    return g_threads[tid];
+}
+
+// The stream the thread records into now.
+Stream* recording_stream(const ThreadRec& t) {
+    if (t.in_runtime) return nullptr;
+    Stream* s;
+    if (t.depth)
+        s = t.wait_at[t.depth - 1] == t.wait ? t.stack[t.depth - 1]->s : nullptr;
+    else
+        s = t.wait || !t.base ? nullptr : t.base->s;
+    return s && !s->closed ? s : nullptr;
+}
+
+ThreadId g_running;
+
+void refresh(ThreadId tid) {
+    if (tid == g_running) stream::set_current(recording_stream(rec(tid)));
+}
+
+Unit* top(ThreadRec& t) { return t.depth ? t.stack[t.depth - 1] : t.base; }
+
+void push(ThreadId tid, Unit* u) {
+    ThreadRec& t = rec(tid);
+    if (t.depth == kMaxDepth) VG_(tool_panic)((HChar*)"ompsim: OpenMP nesting deeper than 64 units");
+    t.stack[t.depth] = u;
+    t.wait_at[t.depth] = t.wait;
+    ++t.depth;
+    refresh(tid);
+}
+
+Unit* pop(ThreadId tid, bool close) {
+    ThreadRec& t = rec(tid);
+    if (!t.depth) return nullptr;
+    Unit* u = t.stack[--t.depth];
+    if (close) stream::close(u->s);
+    refresh(tid);
+    return u;
+}
+
+// The innermost implicit task of the thread (or the initial thread's
+// serial unit, a member of the implicit team of one).
+Unit* implicit_of(ThreadRec& t) {
+    for (u32 i = t.depth; i > 0; --i)
+        if (t.stack[i - 1]->kind == UnitKind::Implicit) return t.stack[i - 1];
+    return t.base && t.base->kind == UnitKind::Serial ? t.base : nullptr;
+}
+
+Team* team_of(ThreadRec& t) {
+    Unit* iu = implicit_of(t);
+    return iu ? iu->team : nullptr;
+}
+
+void emit(ThreadId tid, u32 kind, uptr a, uptr b = 0, uptr c = 0) {
+    Unit* u = top(rec(tid));
+    if (u && !u->s->closed) stream::append_marker(u->s, kind, a, b, c);
+}
+
+template <typename T>
+void grow(T**& arr, u32& cap, u32 need) {
+    if (need <= cap) return;
+    u32 ncap = cap ? cap * 2 : 8;
+    while (ncap < need) ncap *= 2;
+    T** n = zalloc<T*>(ncap);
+    if (arr) {
+        VG_(memcpy)(n, arr, cap * sizeof(T*));
+        VG_(free)(arr);
+    }
+    arr = n;
+    cap = ncap;
+}
+
+Loop* team_loop(Team* team, u32 k, const UWord* args) {
+    grow(team->loops, team->loops_cap, k + 1);
+    if (k >= team->nloops) team->nloops = k + 1;
+    Loop*& l = team->loops[k];
+    if (!l) {
+        l = zalloc<Loop>();
+        l->team = team;
+        l->lb = (Long)args[2];
+        l->ub = (Long)args[3];
+        l->st = (Long)args[4] ? (Long)args[4] : 1;
+        l->sched = (u32)(args[5] >> 32);
+    }
+    return l;
+}
+
+Single* team_single(Team* team, u32 k) {
+    grow(team->singles, team->singles_cap, k + 1);
+    if (k >= team->nsingles) team->nsingles = k + 1;
+    Single*& s = team->singles[k];
+    if (!s) s = zalloc<Single>();
+    return s;
+}
+
+// Chunks are kept in iteration order; they arrive almost sorted (the order
+// threads reported them after taking them).
+void add_chunk(Loop* l, Unit* c) {
+    grow(l->chunks, l->cap, l->nchunks + 1);
+    u32 i = l->nchunks++;
+    bool up = l->st > 0;
+    while (i > 0 && (up ? l->chunks[i - 1]->lb > c->lb : l->chunks[i - 1]->lb < c->lb)) {
+        l->chunks[i] = l->chunks[i - 1];
+        --i;
+    }
+    l->chunks[i] = c;
+}
+
+void pop_chunk(ThreadId tid) {
+    ThreadRec& t = rec(tid);
+    if (t.depth && t.stack[t.depth - 1]->kind == UnitKind::Chunk) pop(tid, true);
+}
+
+const HChar* const kNames[] = {"?",           "tool-init",    "thread-begin", "thread-end",
+                               "parallel-begin", "parallel-end", "implicit-begin", "implicit-end",
+                               "work-begin",  "work-end",     "loop-init",    "chunk",
+                               "loop-done",   "sync-begin",   "sync-end",     "sync-wait-begin",
+                               "sync-wait-end", "mutex-acquire", "mutex-acquired", "mutex-released",
+                               "masked-begin", "masked-end",  "task-create",  "task-dependences",
+                               "task-dependence", "task-schedule", "callback-unavailable"};
+
+void copy_deps(Unit* u, Addr array, UWord n) {
+    if (!u || !n || n > 4096) return;
+    // ompt_dependence_t: { ompt_data_t variable; ompt_dependence_type_t type; }
+    struct Raw {
+        uptr var;
+        UInt type;
+        UInt pad;
+    };
+    const Raw* raw = reinterpret_cast<const Raw*>(array);
+    u->deps = zalloc<Dep>(n);
+    u->ndeps = (u32)n;
+    for (UWord i = 0; i < n; ++i) {
+        u->deps[i].addr = raw[i].var;
+        u->deps[i].type = raw[i].type;
+    }
+}
+
+}  // namespace
+
+void init(const Options& o) {
+    g_opt = o;
+    g_threads = zalloc<ThreadRec>(kMaxThreads);
+    g_teams.init();
+    g_tasks.init();
+    g_running = 1;
+}
+
+const Options& options() { return g_opt; }
+
+bool streaming() { return g_streaming; }
+
+bool start_streaming() {
+    if (g_streaming) return false;
+    g_streaming = true;
+    cost::defer_discards(true);
+    g_team0 = zalloc<Team>();
+    g_team0->size = 1;
+    g_team0->members = zalloc<Unit*>(1);
+    Unit* serial = new_unit(UnitKind::Serial, g_team0);
+    g_team0->members[0] = serial;
+    ThreadRec& t = rec(1);  // Valgrind's initial thread
+    t.seen = true;
+    t.base = serial;
+    replay::start(serial);
+    refresh(1);
+    if (g_running != 1) stream::set_current(recording_stream(rec(g_running)));
+    return true;
+}
+
+UInt g_owner;
+
+void enter_owner(UInt owner) {
+    g_owner = owner;
+    ThreadRec& t = rec(g_running);
+    t.in_runtime = owner == kOwnerRuntime;
+    refresh(g_running);
+}
+
+void thread_running(ThreadId tid) {
+    g_running = tid;
+    g_owner = rec(tid).in_runtime ? kOwnerRuntime : kOwnerProgram;
+    if (g_streaming) stream::set_current(recording_stream(rec(tid)));
+}
+
+void thread_created(ThreadId parent, ThreadId child) {
+    ThreadRec& c = rec(child);
+    VG_(memset)(&c, 0, sizeof c);
+    c.seen = true;
+    if (g_openmp) {
+        // The runtime's workers: nothing to record until an implicit task.
+        c.worker = true;
+        return;
+    }
+    // A thread of a program without an OpenMP runtime (or started before
+    // it): its own unit, started in the replay where its parent created it.
+    c.base = new_unit(UnitKind::Thread, nullptr);
+    emit(parent, kMkSpawn, reinterpret_cast<uptr>(c.base));
+}
+
+void thread_exiting(ThreadId tid) {
+    ThreadRec& t = rec(tid);
+    while (t.depth) pop(tid, true);
+    if (t.base) stream::close(t.base->s);
+    refresh(tid);
+}
+
+void close_all() {
+    if (!g_streaming) return;
+    for (u32 i = 0; i < kMaxThreads; ++i) {
+        ThreadRec& t = g_threads[i];
+        if (!t.seen) continue;
+        while (t.depth) stream::close(t.stack[--t.depth]->s);
+        if (t.base) stream::close(t.base->s);
+    }
+    stream::set_current(nullptr);
+}
+
+void handle_event(ThreadId tid, const UWord* args) {
+    ++g_events;
+    UWord kind = args[1];
+    if (g_opt.trace) {
+        const HChar* name = kind < sizeof kNames / sizeof kNames[0] ? kNames[kind] : "?";
+        VG_(umsg)("omp: T%u %s %lx %lx %lx %lx\n", tid, name, args[2], args[3], args[4], args[5]);
+    }
+    if (kind == OMP_EV_TOOL_INIT) {
+        g_openmp = true;
+        g_runtime_kind = args[3];
+        return;  // the tool switches to streaming (ToolMain.cpp)
+    }
+    if (!g_streaming) return;
+    ThreadRec& t = rec(tid);
+    t.seen = true;
+    switch (kind) {
+        case OMP_EV_THREAD_BEGIN:
+            if (args[2] == kThreadWorker && !t.worker) {
+                // Started before the runtime registered: drop its unit.
+                t.worker = true;
+                if (t.base) stream::close(t.base->s);
+                t.base = nullptr;
+                refresh(tid);
+            }
+            break;
+        case OMP_EV_THREAD_END:
+            break;
+        case OMP_EV_PARALLEL_BEGIN: {
+            Team* team = zalloc<Team>();
+            team->raw_id = args[2];
+            g_teams.put(args[2], team);
+            emit(tid, kMkFork, reinterpret_cast<uptr>(team));
+            break;
+        }
+        case OMP_EV_PARALLEL_END: {
+            Team* team = static_cast<Team*>(g_teams.get(args[2]));
+            if (team) emit(tid, kMkJoin, reinterpret_cast<uptr>(team));
+            break;
+        }
+        case OMP_EV_IMPLICIT_TASK_BEGIN: {
+            if ((args[5] & 0xf) & kTaskInitial) break;
+            Team* team = static_cast<Team*>(g_teams.get(args[2]));
+            if (!team) break;
+            u32 size = (u32)args[3], num = (u32)args[4];
+            if (!team->size) {
+                team->size = size;
+                team->members = zalloc<Unit*>(size);
+            }
+            if (num >= team->size || team->members[num]) break;
+            Unit* u = new_unit(UnitKind::Implicit, team);
+            u->thread_num = num;
+            team->members[num] = u;
+            g_tasks.put(args[5] >> 4, u);
+            push(tid, u);
+            break;
+        }
+        case OMP_EV_IMPLICIT_TASK_END: {
+            if ((args[5] & 0xf) & kTaskInitial) break;
+            // Whatever is still open above the implicit task ends with it.
+            while (t.depth) {
+                Unit* u = pop(tid, true);
+                if (u->kind == UnitKind::Implicit) break;
+            }
+            break;
+        }
+        case OMP_EV_WORK_BEGIN:
+        case OMP_EV_WORK_END: {
+            if (args[2] != kWorkSingleExecutor && args[2] != kWorkSingleOther) break;
+            Unit* iu = implicit_of(t);
+            if (!iu) break;
+            if (kind == OMP_EV_WORK_END) {
+                if (args[2] == kWorkSingleExecutor && t.depth && top(t)->kind == UnitKind::Single)
+                    pop(tid, true);
+                break;
+            }
+            Single* s = team_single(iu->team, iu->singles_seen++);
+            emit(tid, kMkSingle, reinterpret_cast<uptr>(s));
+            if (args[2] == kWorkSingleExecutor && !s->body) {
+                s->body = new_unit(UnitKind::Single, iu->team);
+                push(tid, s->body);
+            }
+            break;
+        }
+        case OMP_EV_LOOP_INIT: {
+            Unit* iu = implicit_of(t);
+            if (!iu) break;
+            pop_chunk(tid);
+            iu->loop = team_loop(iu->team, iu->loops_seen++, args);
+            emit(tid, kMkDynLoop, reinterpret_cast<uptr>(iu->loop));
+            break;
+        }
+        case OMP_EV_CHUNK: {
+            // Loop state belongs to the implicit task: a region nested in a
+            // chunk runs its own loops, then the outer chunks resume.
+            pop_chunk(tid);
+            Unit* iu = implicit_of(t);
+            if (!iu || !iu->loop) break;
+            Unit* c = new_unit(UnitKind::Chunk, iu->loop->team);
+            c->lb = (Long)args[2];
+            c->ub = (Long)args[3];
+            add_chunk(iu->loop, c);
+            push(tid, c);
+            break;
+        }
+        case OMP_EV_LOOP_DONE: {
+            pop_chunk(tid);
+            Unit* iu = implicit_of(t);
+            if (iu) iu->loop = nullptr;
+            break;
+        }
+        case OMP_EV_SYNC_BEGIN:
+            switch (args[2]) {
+                case kSyncBarrier:
+                case kSyncBarrierImplicit:
+                case kSyncBarrierExplicit:
+                case kSyncBarrierImplementation:
+                case kSyncBarrierImplicitWorkshare:
+                case kSyncBarrierImplicitParallel:
+                    pop_chunk(tid);
+                    emit(tid, kMkBarrier, 0);
+                    break;
+                case kSyncTaskwait:
+                    emit(tid, kMkTaskwait, 0);
+                    break;
+                case kSyncTaskgroup:
+                    emit(tid, kMkTaskgroupEnd, 0);
+                    break;
+                default:
+                    break;
+            }
+            break;
+        case OMP_EV_SYNC_END:
+            break;
+        case OMP_EV_SYNC_WAIT_BEGIN:
+            ++t.wait;
+            refresh(tid);
+            break;
+        case OMP_EV_SYNC_WAIT_END:
+            if (t.wait) --t.wait;
+            refresh(tid);
+            break;
+        case OMP_EV_MUTEX_ACQUIRE:
+            if (!t.acquiring) {
+                t.acquiring = true;
+                ++t.wait;
+                refresh(tid);
+            }
+            break;
+        case OMP_EV_MUTEX_ACQUIRED:
+            if (t.acquiring) {
+                t.acquiring = false;
+                if (t.wait) --t.wait;
+                refresh(tid);
+            }
+            emit(tid, kMkLock, args[3], args[5]);
+            break;
+        case OMP_EV_MUTEX_RELEASED:
+            emit(tid, kMkUnlock, args[3], args[5]);
+            break;
+        case OMP_EV_MASKED_BEGIN:
+        case OMP_EV_MASKED_END:
+            break;
+        case OMP_EV_TASK_CREATE: {
+            if (!(args[3] & kTaskExplicit)) break;
+            Unit* creator = top(t);
+            Team* team = team_of(t);
+            Unit* u = new_unit(UnitKind::Task, team ? team : g_team0);
+            u->raw_id = args[2];
+            u->parent = creator;
+            u->undeferred = (args[3] & (kTaskUndeferred | kTaskMerged)) != 0;
+            g_tasks.put(args[2], u);
+            emit(tid, kMkTask, reinterpret_cast<uptr>(u));
+            break;
+        }
+        case OMP_EV_TASK_DEPENDENCES:
+            copy_deps(static_cast<Unit*>(g_tasks.get(args[2])), (Addr)args[3], args[4]);
+            break;
+        case OMP_EV_TASK_DEPENDENCE:
+            break;
+        case OMP_EV_TASK_SCHEDULE: {
+            Unit* prior = static_cast<Unit*>(g_tasks.get(args[2]));
+            Unit* next = static_cast<Unit*>(g_tasks.get(args[4]));
+            if (prior && prior->kind == UnitKind::Task) {
+                bool done = args[3] == kTaskComplete || args[3] == kTaskCancel || args[3] == kTaskDetach;
+                // Pop down to the prior task (a chunk left open above it ends too).
+                for (u32 i = t.depth; i > 0; --i) {
+                    if (t.stack[i - 1] != prior) continue;
+                    while (t.depth >= i) {
+                        Unit* u = pop(tid, false);
+                        if (u != prior || done) stream::close(u->s);
+                    }
+                    break;
+                }
+            }
+            if (next && next->kind == UnitKind::Task && !next->s->closed) {
+                next->scheduled = true;
+                push(tid, next);
+            }
+            break;
+        }
+        default:
+            break;
+    }
+    replay::advance();
+}
+
+namespace {
+bool has_prefix(const HChar* s, const HChar* p);
+}
+
+bool runtime_code(Addr a) { return !g_opt.simulate_runtime && owner_of(a) == kOwnerRuntime; }
+
+namespace {
+bool has_prefix(const HChar* s, const HChar* p) { return VG_(strncmp)(s, p, VG_(strlen)(p)) == 0; }
+Range g_neutral[16];
+u32 g_nneutral;
+Range g_program_cache;
+}  // namespace
+
+// The object `a` lies in decides, whichever of its sections (a PLT stub of
+// libomp is the runtime's too).
+CodeOwner owner_of(Addr a) {
+    for (u32 i = 0; i < g_nruntime; ++i)
+        if (a >= g_runtime[i].lo && a < g_runtime[i].hi) return kOwnerRuntime;
+    for (u32 i = 0; i < g_nneutral; ++i)
+        if (a >= g_neutral[i].lo && a < g_neutral[i].hi) return kOwnerNeutral;
+    if (a >= g_program_cache.lo && a < g_program_cache.hi) return kOwnerProgram;
+    DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    if (!di) return kOwnerNeutral;  // no object (the vDSO, generated code): the caller's
+    Addr lo = VG_(DebugInfo_get_text_avma)(di);
+    Addr hi = lo + VG_(DebugInfo_get_text_size)(di);
+    bool in_text = a >= lo && a < hi;
+    const HChar* so = VG_(DebugInfo_get_soname)(di);
+    if (!so) return kOwnerProgram;
+    if (has_prefix(so, "libomp.so") || has_prefix(so, "libgomp.so") || has_prefix(so, "libiomp5.so")) {
+        if (in_text && g_nruntime < 8) g_runtime[g_nruntime++] = Range{lo, hi};
+        return kOwnerRuntime;
+    }
+    static const HChar* const kNeutral[] = {"libc.so", "ld-linux", "libpthread.so", "libdl.so", "librt.so",
+                                            "libm.so", "libgcc_s.so", "libstdc++.so", "vgpreload_", "linux-vdso"};
+    for (const HChar* p : kNeutral)
+        if (has_prefix(so, p)) {
+            if (in_text && g_nneutral < 16) g_neutral[g_nneutral++] = Range{lo, hi};
+            return kOwnerNeutral;
+        }
+    if (in_text) g_program_cache = Range{lo, hi};
+    return kOwnerProgram;
+}
+
+// Lazy binding: which thread calls a PLT stub first, and so runs the dynamic
+// linker's resolver and the stub's slow path, depends on timing. Once
+// threads run, neither PLT stubs (code outside an object's .text) nor the
+// dynamic linker are recorded; the function a stub leads to is.
+bool unrecorded_code(Addr a) {
+    if (!g_streaming || g_opt.simulate_runtime) return false;
+    DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
+    if (!di) {
+        // find_DebugInfo knows only .text: look for a PLT holding `a`.
+        for (const DebugInfo* d = VG_(next_DebugInfo)(nullptr); d; d = VG_(next_DebugInfo)(d)) {
+            Addr plt = VG_(DebugInfo_get_plt_avma)(d);
+            if (a >= plt && a < plt + VG_(DebugInfo_get_plt_size)(d)) return true;
+        }
+        return false;
+    }
+    const HChar* so = VG_(DebugInfo_get_soname)(di);
+    return so && has_prefix(so, "ld-linux");
+}
+
+bool openmp_seen() { return g_openmp; }
+ULong events_received() { return g_events; }
+const HChar* runtime_name() {
+    return g_runtime_kind == 2 ? "libgomp-on-libomp" : g_openmp ? "libomp" : "none";
+}
+
+}  // namespace omp
+}  // namespace ompsim

@@ -1,0 +1,640 @@
+#include "Replay.h"
+
+#include "CoreSim.h"
+
+namespace ompsim {
+
+enum class SlotState : u8 { Idle, Joining, Running, Barrier, Join, Lock, Taskwait, Taskgroup, Done };
+
+struct Slot {
+    u32 index;
+    u32 core;
+    SlotState state;
+    Unit* stack[64];
+    SlotState saved[64];  // state to return to when the unit above ends
+    u32 depth;
+    Team* team;           // team of the implicit task the slot runs
+    Team* joining;        // Joining: the team whose member `joining_num` it runs
+    u32 joining_num;
+    Loop* loop;           // in a dynamic loop: next chunk when the current ends
+    uptr lock;            // Lock: the wait id
+    Team* join_team;      // Join: the team joined
+    u32 wait_gen;         // Barrier: team->barrier_gen when it arrived
+    u32 quantum_left;
+};
+
+namespace replay {
+
+namespace {
+
+constexpr u32 kMaxSlots = 256;
+constexpr u32 kMaxReasons = 8;
+
+struct Lock {
+    uptr id;
+    Slot* holder;
+    u32 count;
+    ULong released_at;
+};
+
+Options g_opt;
+bool g_active;
+bool g_deterministic = true;
+bool g_final;
+bool g_forced;  // buffer limit reached: stalled slots are skipped
+const HChar* g_reasons[kMaxReasons];
+u32 g_nreasons;
+Slot* g_slots[kMaxSlots];
+u32 g_nslots;
+u32 g_rr;      // slot whose turn it is
+u64 g_order;   // task creation order
+u64 g_progress;
+Lock* g_locks;
+u32 g_nlocks, g_locks_cap;
+bool g_in_advance;
+// After a fork or a barrier the round restarts at the team's thread 0
+// with a fresh quantum for every member (docs/openmp.md, "Replay").
+Slot* g_restart;
+
+// Yield: the turn ends at once (the slot released a barrier; the round
+// restarts at the team's thread 0).
+enum class Step { Turn, Blocked, Idle, Stall, Yield };
+
+Slot* new_slot() {
+    if (g_nslots == kMaxSlots) VG_(tool_panic)((HChar*)"ompsim: more than 256 simultaneous OpenMP threads");
+    Slot* s = static_cast<Slot*>(VG_(malloc)("ompsim.replay", sizeof(Slot)));
+    VG_(memset)(s, 0, sizeof *s);
+    s->index = g_nslots;
+    s->core = g_opt.cores ? g_nslots % g_opt.cores : g_nslots;
+    if (s->core >= kMaxCores) s->core %= kMaxCores;
+    s->state = SlotState::Idle;
+    s->quantum_left = g_opt.quantum;
+    g_slots[g_nslots++] = s;
+    return s;
+}
+
+Unit* top(Slot* s) { return s->depth ? s->stack[s->depth - 1] : nullptr; }
+
+void push(Slot* s, Unit* u, SlotState resume) {
+    tl_assert(s->depth < 64);
+    s->saved[s->depth] = resume;
+    s->stack[s->depth++] = u;
+    s->state = SlotState::Running;
+    ++g_progress;
+}
+
+Lock* find_lock(uptr id) {
+    for (u32 i = 0; i < g_nlocks; ++i)
+        if (g_locks[i].id == id) return &g_locks[i];
+    if (g_nlocks == g_locks_cap) {
+        u32 cap = g_locks_cap ? 2 * g_locks_cap : 16;
+        Lock* n = static_cast<Lock*>(VG_(malloc)("ompsim.replay", cap * sizeof(Lock)));
+        if (g_locks) {
+            VG_(memcpy)(n, g_locks, g_nlocks * sizeof(Lock));
+            VG_(free)(g_locks);
+        }
+        g_locks = n;
+        g_locks_cap = cap;
+    }
+    Lock* l = &g_locks[g_nlocks++];
+    VG_(memset)(l, 0, sizeof *l);
+    l->id = id;
+    return l;
+}
+
+ULong clock_of(Slot* s) { return coresim::clock(s->core).clock; }
+
+void restart_round(Team* t) {
+    for (u32 k = 0; k < t->size; ++k)
+        if (t->slots[k]) t->slots[k]->quantum_left = g_opt.quantum;
+    g_restart = t->slots[0];
+}
+
+// A barrier completes when every member arrived (or ended) and the team's
+// tasks are done; the clocks of the members are set to the latest.
+void check_barrier(Team* t) {
+    if (!t || !t->forked || !t->at_barrier) return;
+    if (t->at_barrier + t->ended < t->size || t->tasks_outstanding) return;
+    ULong latest = 0;
+    for (u32 k = 0; k < t->size; ++k)
+        if (t->slots[k] && clock_of(t->slots[k]) > latest) latest = clock_of(t->slots[k]);
+    for (u32 k = 0; k < t->size; ++k)
+        if (t->slots[k]) coresim::wait_until(t->slots[k]->core, latest);
+    t->at_barrier = 0;
+    ++t->barrier_gen;
+    ++g_progress;
+    restart_round(t);
+}
+
+void make_ready(Unit* u) {
+    Team* t = u->team;
+    u->next_ready = nullptr;
+    if (t->ready_tail)
+        t->ready_tail->next_ready = u;
+    else
+        t->ready_head = u;
+    t->ready_tail = u;
+}
+
+// Dependences between sibling tasks (same creator), in creation order:
+// an `in` waits for the last earlier `out`/`inout` on the same address; an
+// `out`/`inout` also waits for every `in` after that.
+enum : u32 { kDepIn = 1, kDepOut = 2, kDepInout = 3, kDepMutexInoutset = 4, kDepInoutset = 7 };
+
+void add_edge(Unit* from, Unit* to) {
+    if (from->done) return;
+    for (u32 i = 0; i < from->nsucc; ++i)
+        if (from->succ[i] == to) return;
+    if (from->nsucc == from->succ_cap) {
+        u32 cap = from->succ_cap ? 2 * from->succ_cap : 4;
+        Unit** n = static_cast<Unit**>(VG_(malloc)("ompsim.replay", cap * sizeof(Unit*)));
+        if (from->succ) {
+            VG_(memcpy)(n, from->succ, from->nsucc * sizeof(Unit*));
+            VG_(free)(from->succ);
+        }
+        from->succ = n;
+        from->succ_cap = cap;
+    }
+    from->succ[from->nsucc++] = to;
+    ++to->deps_pending;
+}
+
+// The creator's earlier children with dependences, newest first.
+struct Sibling {
+    Unit* parent;
+    Unit** list;
+    u32 n, cap;
+};
+Sibling* g_sib;
+u32 g_nsib, g_sib_cap;
+
+Sibling& siblings_of(Unit* parent) {
+    for (u32 i = 0; i < g_nsib; ++i)
+        if (g_sib[i].parent == parent) return g_sib[i];
+    if (g_nsib == g_sib_cap) {
+        u32 cap = g_sib_cap ? 2 * g_sib_cap : 16;
+        Sibling* n = static_cast<Sibling*>(VG_(malloc)("ompsim.replay", cap * sizeof(Sibling)));
+        if (g_sib) {
+            VG_(memcpy)(n, g_sib, g_nsib * sizeof(Sibling));
+            VG_(free)(g_sib);
+        }
+        g_sib = n;
+        g_sib_cap = cap;
+    }
+    Sibling& s = g_sib[g_nsib++];
+    VG_(memset)(&s, 0, sizeof s);
+    s.parent = parent;
+    return s;
+}
+
+bool writes(u32 type) { return type != kDepIn; }
+
+void link_dependences(Unit* u) {
+    if (!u->ndeps) return;
+    Sibling& sib = siblings_of(u->parent);
+    for (u32 d = 0; d < u->ndeps; ++d) {
+        uptr addr = u->deps[d].addr;
+        bool w = writes(u->deps[d].type);
+        for (u32 i = sib.n; i > 0; --i) {
+            Unit* prev = sib.list[i - 1];
+            bool touches = false, prev_writes = false;
+            for (u32 e = 0; e < prev->ndeps; ++e)
+                if (prev->deps[e].addr == addr) {
+                    touches = true;
+                    prev_writes |= writes(prev->deps[e].type);
+                }
+            if (!touches) continue;
+            if (prev_writes) {
+                add_edge(prev, u);
+                break;  // everything earlier is ordered before prev
+            }
+            if (w) add_edge(prev, u);  // a reader since the last writer
+        }
+    }
+    if (sib.n == sib.cap) {
+        u32 cap = sib.cap ? 2 * sib.cap : 16;
+        Unit** n = static_cast<Unit**>(VG_(malloc)("ompsim.replay", cap * sizeof(Unit*)));
+        if (sib.list) {
+            VG_(memcpy)(n, sib.list, sib.n * sizeof(Unit*));
+            VG_(free)(sib.list);
+        }
+        sib.list = n;
+        sib.cap = cap;
+    }
+    sib.list[sib.n++] = u;
+}
+
+void task_created(Slot* s, Unit* u) {
+    u->created = true;
+    u->order = g_order++;
+    Unit* parent = u->parent ? u->parent : top(s);
+    u->parent = parent;
+    if (parent) ++parent->children_pending;
+    for (Unit* a = parent; a; a = a->kind == UnitKind::Task ? a->parent : nullptr) ++a->descendants_pending;
+    ++u->team->tasks_outstanding;
+    link_dependences(u);
+}
+
+void task_finished(Unit* u) {
+    u->done = true;
+    if (u->parent) --u->parent->children_pending;
+    for (Unit* a = u->parent; a; a = a->kind == UnitKind::Task ? a->parent : nullptr) --a->descendants_pending;
+    for (u32 i = 0; i < u->nsucc; ++i)
+        if (--u->succ[i]->deps_pending == 0 && !u->succ[i]->undeferred) make_ready(u->succ[i]);
+    --u->team->tasks_outstanding;
+    check_barrier(u->team);
+}
+
+// The unit on top of the slot has been replayed completely.
+void finish_unit(Slot* s) {
+    Unit* u = s->stack[--s->depth];
+    SlotState resume = s->saved[s->depth];
+    ++g_progress;
+    switch (u->kind) {
+        case UnitKind::Task:
+            task_finished(u);
+            break;
+        case UnitKind::Implicit:
+            ++u->team->ended;
+            s->team = s->depth ? s->team : nullptr;
+            check_barrier(u->team);
+            break;
+        default:
+            break;
+    }
+    if (u->kind == UnitKind::Implicit && s->depth) {
+        // The master goes back to the encountering unit; its team is the one
+        // that unit belongs to.
+        Unit* below = top(s);
+        s->team = below ? below->team : nullptr;
+    }
+    stream::destroy(u->s);
+    u->s = nullptr;
+    s->state = s->depth ? resume : (u->kind == UnitKind::Implicit ? SlotState::Idle : SlotState::Done);
+}
+
+// Dynamic loop: the next chunk in iteration order, if recorded.
+Step take_chunk(Slot* s) {
+    Loop* l = s->loop;
+    if (l->next_index == 0 && l->next_lb == 0 && !l->nchunks) {
+        // nothing recorded yet
+    }
+    bool up = l->st > 0;
+    Long next = l->next_index ? l->next_lb : l->lb;
+    bool exhausted = up ? next > l->ub : next < l->ub;
+    if (exhausted) {
+        s->loop = nullptr;
+        return Step::Turn;
+    }
+    if (l->next_index < l->nchunks && l->chunks[l->next_index]->lb == next) {
+        Unit* c = l->chunks[l->next_index++];
+        l->next_lb = c->ub + l->st;
+        push(s, c, SlotState::Running);
+        return Step::Turn;
+    }
+    if (g_final) {
+        // The program ended without the chunk: the loop was left early
+        // (cancellation) or reported inconsistently.
+        s->loop = nullptr;
+        return Step::Turn;
+    }
+    return Step::Stall;
+}
+
+bool try_take_task(Slot* s, Team* t) {
+    if (!t || !t->ready_head) return false;
+    Unit* u = t->ready_head;
+    t->ready_head = u->next_ready;
+    if (!t->ready_head) t->ready_tail = nullptr;
+    push(s, u, s->state);
+    return true;
+}
+
+// Whether a blocked slot may go on.
+bool unblocked(Slot* s) {
+    Unit* u = top(s);
+    switch (s->state) {
+        case SlotState::Barrier:
+            return s->team && s->team->barrier_gen != s->wait_gen;
+        case SlotState::Join: {
+            Team* t = s->join_team;
+            if (t->ended < t->size || t->tasks_outstanding) return false;
+            ULong latest = clock_of(s);
+            for (u32 k = 0; k < t->size; ++k)
+                if (t->slots[k] && clock_of(t->slots[k]) > latest) latest = clock_of(t->slots[k]);
+            coresim::wait_until(s->core, latest);
+            return true;
+        }
+        case SlotState::Lock: {
+            Lock* l = find_lock(s->lock);
+            if (l->holder) return false;
+            l->holder = s;
+            l->count = 1;
+            coresim::wait_until(s->core, l->released_at);
+            return true;
+        }
+        case SlotState::Taskwait:
+            return !u || u->children_pending == 0;
+        case SlotState::Taskgroup:
+            return !u || u->descendants_pending == 0;
+        default:
+            return true;
+    }
+}
+
+Team* team_for_tasks(Slot* s) {
+    if (s->state == SlotState::Join) return s->join_team;
+    Unit* u = top(s);
+    return u ? u->team : s->team;
+}
+
+// Executes a marker; Stall leaves it unconsumed (to be retried).
+Step marker(Slot* s, u32 kind, uptr a, uptr b) {
+    switch (kind) {
+        case kMkFork: {
+            Team* t = reinterpret_cast<Team*>(a);
+            if (!t->size || !t->members[0]) return g_final ? Step::Turn : Step::Stall;
+            t->slots = static_cast<Slot**>(VG_(malloc)("ompsim.replay", t->size * sizeof(Slot*)));
+            VG_(memset)(t->slots, 0, t->size * sizeof(Slot*));
+            t->slots[0] = s;
+            t->forked = true;
+            ULong now = clock_of(s);
+            u32 next_free = 0;
+            for (u32 k = 1; k < t->size; ++k) {
+                Slot* w = nullptr;
+                for (; next_free < g_nslots; ++next_free)
+                    if (g_slots[next_free]->state == SlotState::Idle) {
+                        w = g_slots[next_free++];
+                        break;
+                    }
+                if (!w) w = new_slot();
+                w->state = SlotState::Joining;
+                w->joining = t;
+                w->joining_num = k;
+                t->slots[k] = w;
+                coresim::wait_until(w->core, now);
+            }
+            s->team = t;
+            push(s, t->members[0], SlotState::Running);
+            restart_round(t);
+            return Step::Turn;
+        }
+        case kMkJoin: {
+            s->join_team = reinterpret_cast<Team*>(a);
+            if (!s->join_team->forked) return Step::Turn;
+            s->state = SlotState::Join;
+            return Step::Blocked;
+        }
+        case kMkBarrier: {
+            Team* t = s->team;
+            if (!t || !t->forked || t->size < 2) return Step::Turn;
+            s->wait_gen = t->barrier_gen;
+            ++t->at_barrier;
+            check_barrier(t);
+            if (t->barrier_gen != s->wait_gen) return Step::Yield;
+            s->state = SlotState::Barrier;
+            return Step::Blocked;
+        }
+        case kMkLock: {
+            Lock* l = find_lock(a);
+            if (l->holder == s) {
+                ++l->count;
+                return Step::Turn;
+            }
+            if (!l->holder) {
+                l->holder = s;
+                l->count = 1;
+                coresim::wait_until(s->core, l->released_at);
+                return Step::Turn;
+            }
+            s->lock = a;
+            s->state = SlotState::Lock;
+            return Step::Blocked;
+        }
+        case kMkUnlock: {
+            Lock* l = find_lock(a);
+            if (l->holder != s) return Step::Turn;  // released by another owner: ignore
+            if (b && l->count > 1) {
+                --l->count;
+                return Step::Turn;
+            }
+            l->holder = nullptr;
+            l->count = 0;
+            l->released_at = clock_of(s);
+            return Step::Turn;
+        }
+        case kMkDynLoop:
+            s->loop = reinterpret_cast<Loop*>(a);
+            return Step::Turn;
+        case kMkSingle: {
+            Single* sg = reinterpret_cast<Single*>(a);
+            if (sg->taken) return Step::Turn;
+            if (!sg->body) return g_final ? Step::Turn : Step::Stall;
+            sg->taken = true;
+            push(s, sg->body, SlotState::Running);
+            return Step::Turn;
+        }
+        case kMkTask: {
+            Unit* u = reinterpret_cast<Unit*>(a);
+            task_created(s, u);
+            if (u->undeferred)
+                push(s, u, SlotState::Running);
+            else if (u->deps_pending == 0)
+                make_ready(u);
+            return Step::Turn;
+        }
+        case kMkTaskwait: {
+            Unit* u = top(s);
+            if (!u || !u->children_pending) return Step::Turn;
+            s->state = SlotState::Taskwait;
+            return Step::Blocked;
+        }
+        case kMkTaskgroupEnd: {
+            Unit* u = top(s);
+            if (!u || !u->descendants_pending) return Step::Turn;
+            s->state = SlotState::Taskgroup;
+            return Step::Blocked;
+        }
+        case kMkSpawn: {
+            Unit* u = reinterpret_cast<Unit*>(a);
+            Slot* w = new_slot();
+            push(w, u, SlotState::Running);
+            w->state = SlotState::Running;
+            coresim::wait_until(w->core, clock_of(s));
+            return Step::Turn;
+        }
+        default:
+            return Step::Turn;
+    }
+}
+
+// Runs the slot for the rest of its quantum.
+Step run_slot(Slot* s) {
+    coresim::enter(s->index, s->core);
+    for (;;) {
+        switch (s->state) {
+            case SlotState::Idle:
+            case SlotState::Done:
+                return Step::Idle;
+            case SlotState::Joining: {
+                Team* t = s->joining;
+                Unit* m = t->members[s->joining_num];
+                if (!m) return g_final ? Step::Idle : Step::Stall;
+                s->team = t;
+                push(s, m, SlotState::Idle);
+                s->saved[s->depth - 1] = SlotState::Idle;
+                break;
+            }
+            case SlotState::Running:
+                break;
+            default:
+                if (!unblocked(s)) {
+                    if (try_take_task(s, team_for_tasks(s))) break;
+                    return Step::Blocked;
+                }
+                s->state = SlotState::Running;
+                ++g_progress;
+                break;
+        }
+        if (s->state != SlotState::Running) continue;
+        if (s->loop && top(s) && top(s)->kind != UnitKind::Chunk) {
+            Step r = take_chunk(s);
+            if (r == Step::Stall) return r;
+            continue;
+        }
+        Unit* u = top(s);
+        if (!u) {
+            s->state = SlotState::Idle;
+            return Step::Idle;
+        }
+        if (s->quantum_left == 0) return Step::Turn;
+        Ev e;
+        if (!stream::peek(u->s, e)) {
+            if (u->s->closed) {
+                finish_unit(s);
+                continue;
+            }
+            return Step::Stall;
+        }
+        if ((e.w0 & kTagMask) == kTagMarker) {
+            // The payload was appended with the header: it is there.
+            Ev p;
+            bool have = stream::peek_second(u->s, p);
+            tl_assert(have);
+            Step r = marker(s, u32(e.w0 >> 3), e.w1, p.w0);
+            if (r == Step::Stall) return r;  // retried later, unconsumed
+            stream::consume(u->s);
+            stream::peek(u->s, p);
+            stream::consume(u->s);
+            ++g_progress;
+            if (r == Step::Blocked || r == Step::Yield) return r;
+            continue;
+        }
+        stream::consume(u->s);
+        u32 n = coresim::run(e);
+        s->quantum_left = n >= s->quantum_left ? 0 : s->quantum_left - n;
+        ++g_progress;
+    }
+}
+
+}  // namespace
+
+void init(const Options& o) {
+    g_opt = o;
+    if (!g_opt.quantum) g_opt.quantum = 1;
+}
+
+void start(Unit* serial) {
+    g_active = true;
+    Slot* s = new_slot();
+    s->team = serial->team;
+    serial->team->forked = true;
+    serial->team->slots = static_cast<Slot**>(VG_(malloc)("ompsim.replay", sizeof(Slot*)));
+    serial->team->slots[0] = s;
+    push(s, serial, SlotState::Done);
+}
+
+void advance() {
+    if (!g_active || g_in_advance) return;
+    g_in_advance = true;
+    for (;;) {
+        // One round: every slot from g_rr on gets the rest of its turn.
+        u64 before = g_progress;
+        bool stalled = false;
+        for (u32 n = 0; n < g_nslots; ++n) {
+            Slot* s = g_slots[g_rr];
+            Step r = run_slot(s);
+            if (r == Step::Stall) {
+                if (!g_forced) {
+                    stalled = true;
+                    break;
+                }
+            }
+            if (g_restart) {
+                // A fork or barrier happened in this turn: the slot that ran
+                // it keeps going only if it is thread 0.
+                g_rr = g_restart->index;
+                g_restart = nullptr;
+                continue;
+            }
+            s->quantum_left = g_opt.quantum;
+            g_rr = g_rr + 1 == g_nslots ? 0 : g_rr + 1;
+        }
+        if (stalled) {
+            // Too much recorded ahead of a slot that has not run yet: give up
+            // the canonical order rather than memory.
+            if (!g_forced && stream::bytes_in_use() > stream::bytes_limit()) {
+                g_forced = true;
+                HChar msg[160];
+                VG_(snprintf)(msg, sizeof msg,
+                              "stream buffer limit of %llu bytes reached (--stream-buffer): "
+                              "threads were replayed out of the canonical order",
+                              (ULong)stream::bytes_limit());
+                not_deterministic(msg);
+                continue;
+            }
+            break;
+        }
+        if (g_progress == before) break;  // everything blocked or idle
+        if (g_forced && stream::bytes_in_use() < stream::bytes_limit() / 2) g_forced = false;
+    }
+    g_in_advance = false;
+}
+
+void finish() {
+    if (!g_active) return;
+    g_final = true;
+    advance();
+    for (u32 i = 0; i < g_nslots; ++i) {
+        Slot* s = g_slots[i];
+        if (s->state != SlotState::Idle && s->state != SlotState::Done) {
+            HChar msg[160];
+            VG_(snprintf)(msg, sizeof msg,
+                          "the replay of thread slot %u could not finish (blocked at the end of the run)",
+                          i);
+            not_deterministic(msg);
+            break;
+        }
+    }
+}
+
+void not_deterministic(const HChar* reason) {
+    g_deterministic = false;
+    for (u32 i = 0; i < g_nreasons; ++i)
+        if (VG_(strcmp)(g_reasons[i], reason) == 0) return;
+    if (g_nreasons < kMaxReasons) g_reasons[g_nreasons++] = VG_(strdup)("ompsim.replay", reason);
+}
+
+bool active() { return g_active; }
+bool deterministic() { return g_deterministic; }
+u32 reasons(const HChar* const** out) {
+    *out = g_reasons;
+    return g_nreasons;
+}
+u32 slots_used() { return g_nslots; }
+u32 cores_used() { return coresim::cores_used(); }
+u32 core_of_slot(u32 slot) { return slot < g_nslots ? g_slots[slot]->core : 0; }
+u32 quantum() { return g_opt.quantum; }
+
+}  // namespace replay
+}  // namespace ompsim

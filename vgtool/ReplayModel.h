@@ -1,0 +1,105 @@
+// What the OpenMP intake records and the replay scheduler consumes: logical
+// units of work (each with its own event stream), teams, dynamic loops,
+// single constructs and the markers that tie them together. The objects are
+// created while recording; every field marked "replay" changes only while
+// replaying, in the canonical order, so nothing the simulation sees depends
+// on which operating-system thread ran what, or when.
+#ifndef OMPSIM_VGTOOL_REPLAYMODEL_H
+#define OMPSIM_VGTOOL_REPLAYMODEL_H
+
+#include "EventStream.h"
+
+namespace ompsim {
+
+enum class UnitKind : u8 { Serial, Thread, Implicit, Chunk, Single, Task };
+
+// Markers in streams (EventStream.h: kind and a 3-word payload a, b, c).
+enum MarkerKind : u32 {
+    kMkFork = 1,       // a = Team*: the encountering unit starts the team
+    kMkJoin,           // a = Team*: waits for every implicit task of the team
+    kMkBarrier,        // team barrier (explicit or implicit)
+    kMkLock,           // a = wait id: critical section or lock acquired
+    kMkUnlock,         // a = wait id, b = 1 if a nest lock stays held
+    kMkDynLoop,        // a = Loop*: take chunks in iteration order until none is left
+    kMkSingle,         // a = Single*: the first unit to arrive runs its body
+    kMkTask,           // a = Unit* (the task): created here
+    kMkTaskwait,       // waits for the children of the current unit
+    kMkTaskgroupEnd,   // waits for every descendant of the current unit
+    kMkSpawn,          // a = Unit* (a non-OpenMP thread): starts here
+};
+
+struct Team;
+struct Loop;
+
+struct Dep {
+    uptr addr;
+    u32 type;  // ompt_dependence_type_t
+};
+
+struct Unit {
+    UnitKind kind;
+    bool undeferred;       // task: runs at once in its creator
+    bool scheduled;        // task: some thread started recording its body
+    Stream* s;
+    Team* team;            // team whose members may run it (tasks: the creator's)
+    Unit* parent;          // creator (tasks), encountering unit (implicit tasks)
+    u32 thread_num;        // implicit tasks: thread number in the team
+    // Recording counters of an implicit task: the k-th dynamic loop and the
+    // k-th single construct it meets identify the construct team-wide.
+    u32 loops_seen, singles_seen;
+    Loop* loop;            // implicit task: the dynamic loop it is in (recording)
+    Long lb, ub;           // chunk bounds (inclusive)
+    Dep* deps;
+    u32 ndeps;
+    u64 raw_id;            // the preload's id (tasks)
+    // ---- replay
+    bool created;          // task: its kMkTask was replayed
+    bool done;
+    u32 children_pending;
+    u32 descendants_pending;
+    u32 deps_pending;
+    Unit** succ;           // tasks that depend on this one
+    u32 nsucc, succ_cap;
+    Unit* next_ready;
+    u64 order;             // replay creation order
+};
+
+struct Loop {
+    Team* team;
+    Long lb, ub, st;       // iteration space (inclusive), stride
+    u32 sched;             // OMP_SCHED_* << 32 | chunk, as the runtime gave it
+    Unit** chunks;         // recorded chunks sorted by lb (in iteration order)
+    u32 nchunks, cap;
+    // ---- replay
+    Long next_lb;
+    u32 next_index;
+};
+
+struct Single {
+    Unit* body;            // null until the executing thread records it
+    bool taken;            // replay
+};
+
+struct Team {
+    u64 raw_id;
+    u32 size;              // 0 until a member reports it
+    Unit** members;        // members[k] = implicit task of thread k
+    Loop** loops;
+    u32 nloops, loops_cap;
+    Single** singles;
+    u32 nsingles, singles_cap;
+    const HChar* where;    // source location of the parallel construct
+    // ---- replay
+    bool forked;
+    u32 at_barrier;        // members waiting at the current barrier
+    u32 ended;             // members whose implicit task finished
+    u32 tasks_outstanding; // tasks created and not finished
+    Unit* ready_head;      // ready tasks, oldest first
+    Unit* ready_tail;
+    u32 barrier_gen;       // barriers completed
+    struct Slot** slots;   // slots[k] runs member k (allocated at fork)
+};
+
+}  // namespace ompsim
+
+#endif

@@ -1,0 +1,559 @@
+/* Part of vgpreload_ompsim-amd64-linux.so: the chunks of dynamic, guided
+ * and runtime-scheduled loops, which libomp 14 reports with no OMPT event
+ * (ompt_set_callback answers "never" for ompt_callback_dispatch). Valgrind
+ * wraps libomp's dispatch entry points; each wrapper calls the real
+ * function and sends OMP_EV_LOOP_INIT, OMP_EV_CHUNK or OMP_EV_LOOP_DONE
+ * (vgtool/OmpEvents.h; docs/openmp.md, "Event intake").
+ *
+ * clang code calls __kmpc_dispatch_init_* once per thread and loop, then
+ * __kmpc_dispatch_next_* until it returns 0. gcc code (GompForward.c runs it
+ * on libomp) calls GOMP_loop_*_start, which initialises the loop and hands
+ * out the first chunk, then GOMP_loop_*_next; combined constructs
+ * (GOMP_parallel_loop_*, GOMP_parallel_sections) initialise the loop in
+ * every thread of the new team before calling the outlined body. In libomp
+ * all of them end in __kmpc_dispatch_next_8/8u, so the chunks of gcc code
+ * come from the same wrapper as clang's (inclusive bounds, no conversion);
+ * the GOMP wrappers only add the LOOP_INIT, with GOMP's exclusive end made
+ * inclusive. Order in a thread: WORK_BEGIN (from OMPT), LOOP_INIT,
+ * CHUNK..., WORK_END, LOOP_DONE.
+ *
+ * A GOMP_loop_*_start wrapper lets the runtime hand out the first chunk
+ * before it can send the LOOP_INIT; the dispatch wrapper then keeps that
+ * chunk (struct Deferred) and the GOMP wrapper sends it after the LOOP_INIT.
+ *
+ * The wrappers are in the unsimulated section (OmpPreload.h): only the
+ * runtime's own instructions are simulated, as without the wrappers. Under
+ * another tool they call through and send nothing. */
+#include "OmpPreload.h"
+#include "ompsim.h"
+
+#define LIBOMP libompZdsoZa
+
+typedef long W; /* a word as the CALL_FN_* macros return it */
+
+struct Deferred {
+    int active; /* inside a GOMP *_start wrapper: keep the first dispatch result */
+    int have;
+    W ret;
+    omp_word lb, ub;
+};
+static OMPSIM_TLS struct Deferred deferred;
+
+/* ---------------------------------------------------------------- schedules */
+
+OMPSIM_UNSIM omp_word ompsim_kmp_sched(int s) {
+    s &= ~((1 << 29) | (1 << 30)); /* kmp_sch_modifier_monotonic / _nonmonotonic */
+    omp_word ordered = 0;
+    if (s >= 193 && s <= 199) { /* kmp_nm_ord_* */
+        s -= 160;
+        ordered = OMP_SCHED_ORDERED;
+    } else if (s >= 160 && s < 193) { /* kmp_nm_* */
+        s -= 128;
+    } else if (s >= 64 && s < 91) { /* kmp_ord_* */
+        s -= 32;
+        ordered = OMP_SCHED_ORDERED;
+    }
+    switch (s) {
+        case 33:
+        case 34:
+        case 40:
+        case 41:
+        case 44:
+        case 45:
+        case 91:
+        case 92:
+            return OMP_SCHED_STATIC | ordered;
+        case 35:
+            return OMP_SCHED_DYNAMIC | ordered;
+        case 36:
+        case 42:
+        case 43:
+        case 46:
+            return OMP_SCHED_GUIDED | ordered;
+        case 37:
+        case 47:
+            return OMP_SCHED_RUNTIME | ordered;
+        case 38:
+            return OMP_SCHED_AUTO | ordered;
+        default:
+            return OMP_SCHED_OTHER | ordered;
+    }
+}
+
+static omp_word sched_word(omp_word kind, omp_word chunk) OMPSIM_UNSIM;
+static omp_word sched_word(omp_word kind, omp_word chunk) { return kind << 32 | (chunk & 0xffffffffUL); }
+
+/* ---------------------------------------------------------------- return addresses */
+
+/* Only the outermost wrapper of a thread records its caller: a wrapped
+ * function that libomp calls from another one (GOMP_loop_start calls
+ * GOMP_loop_dynamic_start, which calls __kmpc_dispatch_next_8) keeps the
+ * user's call site. The outlined body of a combined construct runs at depth
+ * 0 again (combined_body). */
+static OMPSIM_TLS int wrap_depth;
+#define ENTER_RA()                                                                       \
+    do {                                                                                 \
+        if (wrap_depth++ == 0) ompsim_caller_ra = (omp_word)__builtin_return_address(0); \
+    } while (0)
+#define LEAVE_RA()                                   \
+    do {                                             \
+        if (--wrap_depth == 0) ompsim_caller_ra = 0; \
+    } while (0)
+
+/* ---------------------------------------------------------------- __kmpc_dispatch_* */
+
+static void chunk_or_done(W r, omp_word lb, omp_word ub) OMPSIM_UNSIM;
+static void chunk_or_done(W r, omp_word lb, omp_word ub) {
+    if ((int)r)
+        ompsim_omp_event(OMP_EV_CHUNK, lb, ub, 0, 0);
+    else
+        ompsim_omp_event(OMP_EV_LOOP_DONE, 0, 0, 0, 0);
+}
+
+/* void __kmpc_dispatch_init_<sfx>(ident_t*, kmp_int32 gtid, enum sched_type,
+ *                                 T lb, T ub, ST st, ST chunk) */
+#define DISPATCH_INIT(sfx, T, ST)                                                                                \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
+                                                                     ST st, ST chunk) OMPSIM_UNSIM;              \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
+                                                                     ST st, ST chunk) {                          \
+        OrigFn orig;                                                                                             \
+        W r;                                                                                                     \
+        VALGRIND_GET_ORIG_FN(orig);                                                                              \
+        ENTER_RA();                                                                                              \
+        CALL_FN_W_7W(r, orig, loc, gtid, sched, lb, ub, st, chunk);                                              \
+        LEAVE_RA();                                                                                              \
+        (void)r;                                                                                                 \
+        if (ompsim_omp_active())                                                                                 \
+            ompsim_omp_event(OMP_EV_LOOP_INIT, (omp_word)lb, (omp_word)ub, (omp_word)(long)st,                   \
+                             sched_word(ompsim_kmp_sched(sched), (omp_word)chunk));                              \
+    }
+
+/* int __kmpc_dispatch_next_<sfx>(ident_t*, kmp_int32 gtid, kmp_int32* p_last,
+ *                                T* p_lb, T* p_ub, ST* p_st) */
+#define DISPATCH_NEXT(sfx, T, ST)                                                                                   \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_next_##sfx)(void* loc, int gtid, int* last, T* p_lb, T* p_ub, \
+                                                                  ST* p_st) OMPSIM_UNSIM;                           \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_next_##sfx)(void* loc, int gtid, int* last, T* p_lb, T* p_ub, \
+                                                                  ST* p_st) {                                       \
+        OrigFn orig;                                                                                                \
+        W r;                                                                                                        \
+        VALGRIND_GET_ORIG_FN(orig);                                                                                 \
+        ENTER_RA();                                                                                                 \
+        CALL_FN_W_6W(r, orig, loc, gtid, last, p_lb, p_ub, p_st);                                                   \
+        LEAVE_RA();                                                                                                 \
+        if (ompsim_omp_active()) {                                                                                  \
+            omp_word lb = (int)r ? (omp_word)*p_lb : 0, ub = (int)r ? (omp_word)*p_ub : 0;                          \
+            if (deferred.active && !deferred.have) {                                                                \
+                deferred.have = 1;                                                                                  \
+                deferred.ret = r;                                                                                   \
+                deferred.lb = lb;                                                                                   \
+                deferred.ub = ub;                                                                                   \
+            } else {                                                                                                \
+                chunk_or_done(r, lb, ub);                                                                           \
+            }                                                                                                       \
+        }                                                                                                           \
+        return r;                                                                                                   \
+    }
+
+typedef int kmp_int32;
+typedef unsigned kmp_uint32;
+typedef long kmp_int64;
+typedef unsigned long kmp_uint64;
+
+DISPATCH_INIT(4, kmp_int32, kmp_int32)
+DISPATCH_INIT(4u, kmp_uint32, kmp_int32)
+DISPATCH_INIT(8, kmp_int64, kmp_int64)
+DISPATCH_INIT(8u, kmp_uint64, kmp_int64)
+DISPATCH_NEXT(4, kmp_int32, kmp_int32)
+DISPATCH_NEXT(4u, kmp_uint32, kmp_int32)
+DISPATCH_NEXT(8, kmp_int64, kmp_int64)
+DISPATCH_NEXT(8u, kmp_uint64, kmp_int64)
+
+/* ---------------------------------------------------------------- GOMP_loop_*_start */
+
+/* Before the real GOMP start function: keep the first dispatch result. */
+static struct Deferred defer_begin(void) OMPSIM_UNSIM;
+static struct Deferred defer_begin(void) {
+    struct Deferred saved = deferred;
+    deferred.active = 1;
+    deferred.have = 0;
+    return saved;
+}
+
+/* After it: LOOP_INIT, then the first chunk or LOOP_DONE (an empty loop
+ * never reaches the dispatcher). */
+static void defer_end(struct Deferred saved, omp_word lb, omp_word ub_incl, omp_word st, omp_word sched) OMPSIM_UNSIM;
+static void defer_end(struct Deferred saved, omp_word lb, omp_word ub_incl, omp_word st, omp_word sched) {
+    struct Deferred d = deferred;
+    deferred = saved;
+    if (!ompsim_omp_active()) return;
+    ompsim_omp_event(OMP_EV_LOOP_INIT, lb, ub_incl, st, sched);
+    if (d.have)
+        chunk_or_done(d.ret, d.lb, d.ub);
+    else
+        ompsim_omp_event(OMP_EV_LOOP_DONE, 0, 0, 0, 0);
+}
+
+/* A nested GOMP wrapper (libomp's GOMP_loop_start calls
+ * GOMP_loop_dynamic_start, ...) reports; the outer one only passes its
+ * caller's return address on. */
+
+/* int GOMP_loop_<name>_start(long lb, long ub, long str, long chunk, long* p_lb, long* p_ub) */
+#define GOMP_START(name, kind)                                                                                      \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long chunk, long* p_lb, \
+                                                                long* p_ub) OMPSIM_UNSIM;                           \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long chunk, long* p_lb, \
+                                                                long* p_ub) {                                       \
+        OrigFn orig;                                                                                                \
+        W r;                                                                                                        \
+        VALGRIND_GET_ORIG_FN(orig);                                                                                 \
+        ENTER_RA();                                                                                                 \
+        struct Deferred saved = defer_begin();                                                                      \
+        CALL_FN_W_6W(r, orig, lb, ub, str, chunk, p_lb, p_ub);                                                      \
+        LEAVE_RA();                                                                                                 \
+        defer_end(saved, (omp_word)lb, (omp_word)(str > 0 ? ub - 1 : ub + 1), (omp_word)str,                        \
+                  sched_word(kind, (omp_word)chunk));                                                               \
+        return r;                                                                                                   \
+    }
+
+/* int GOMP_loop_<name>_start(long lb, long ub, long str, long* p_lb, long* p_ub) */
+#define GOMP_RUNTIME_START(name, kind)                                                                              \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long* p_lb, long* p_ub) \
+        OMPSIM_UNSIM;                                                                                               \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long* p_lb,             \
+                                                                long* p_ub) {                                       \
+        OrigFn orig;                                                                                                \
+        W r;                                                                                                        \
+        VALGRIND_GET_ORIG_FN(orig);                                                                                 \
+        ENTER_RA();                                                                                                 \
+        struct Deferred saved = defer_begin();                                                                      \
+        CALL_FN_W_5W(r, orig, lb, ub, str, p_lb, p_ub);                                                             \
+        LEAVE_RA();                                                                                                 \
+        defer_end(saved, (omp_word)lb, (omp_word)(str > 0 ? ub - 1 : ub + 1), (omp_word)str, sched_word(kind, 0));  \
+        return r;                                                                                                   \
+    }
+
+/* The unsigned long long loops: `up` tells the direction, str is the
+ * magnitude of the step (libomp: stride = up ? str : -str). */
+typedef unsigned long long ull;
+#define ULL_UB(up, ub) ((omp_word)((up) ? (ub)-1 : (ub) + 1))
+#define ULL_ST(up, str) ((omp_word)((up) ? (long long)(str) : -(long long)(str)))
+
+/* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull chunk, ull* p_lb, ull* p_ub) */
+#define GOMP_ULL_START(name, kind)                                                                               \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull chunk, \
+                                                                    ull* p_lb, ull* p_ub) OMPSIM_UNSIM;          \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull chunk, \
+                                                                    ull* p_lb, ull* p_ub) {                      \
+        OrigFn orig;                                                                                             \
+        W r;                                                                                                     \
+        VALGRIND_GET_ORIG_FN(orig);                                                                              \
+        ENTER_RA();                                                                                              \
+        struct Deferred saved = defer_begin();                                                                   \
+        CALL_FN_W_7W(r, orig, up, lb, ub, str, chunk, p_lb, p_ub);                                               \
+        LEAVE_RA();                                                                                              \
+        up = (unsigned char)up;                                                                                  \
+        defer_end(saved, (omp_word)lb, ULL_UB(up, ub), ULL_ST(up, str), sched_word(kind, (omp_word)chunk));      \
+        return r;                                                                                                \
+    }
+
+/* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub) */
+#define GOMP_ULL_RUNTIME_START(name, kind)                                                                       \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull* p_lb, \
+                                                                    ull* p_ub) OMPSIM_UNSIM;                     \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull* p_lb, \
+                                                                    ull* p_ub) {                                 \
+        OrigFn orig;                                                                                             \
+        W r;                                                                                                     \
+        VALGRIND_GET_ORIG_FN(orig);                                                                              \
+        ENTER_RA();                                                                                              \
+        struct Deferred saved = defer_begin();                                                                   \
+        CALL_FN_W_6W(r, orig, up, lb, ub, str, p_lb, p_ub);                                                      \
+        LEAVE_RA();                                                                                              \
+        up = (unsigned char)up;                                                                                  \
+        defer_end(saved, (omp_word)lb, ULL_UB(up, ub), ULL_ST(up, str), sched_word(kind, 0));                    \
+        return r;                                                                                                \
+    }
+
+/* doacross (ordered(n)) loops: the outermost loop, [0, counts[0]) step 1.
+ * int GOMP_loop_doacross_<name>_start(unsigned n, long* counts, long chunk, long* p_lb, long* p_ub) */
+#define GOMP_DOACROSS_START(ull_, T, kind)                                                                       \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_##kind##_start)(long n, T* counts, T chunk,     \
+                                                                                 T* p_lb, T* p_ub) OMPSIM_UNSIM; \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_##kind##_start)(long n, T* counts, T chunk,     \
+                                                                                 T* p_lb, T* p_ub) {             \
+        OrigFn orig;                                                                                             \
+        W r;                                                                                                     \
+        VALGRIND_GET_ORIG_FN(orig);                                                                              \
+        ENTER_RA();                                                                                              \
+        struct Deferred saved = defer_begin();                                                                   \
+        CALL_FN_W_5W(r, orig, n, counts, chunk, p_lb, p_ub);                                                     \
+        LEAVE_RA();                                                                                              \
+        defer_end(saved, 0, (omp_word)counts[0] - 1, 1, sched_word(DOACROSS_##kind, (omp_word)chunk));           \
+        return r;                                                                                                \
+    }
+#define GOMP_DOACROSS_RUNTIME_START(ull_, T)                                                                         \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_runtime_start)(long n, T* counts, T* p_lb, T* p_ub) \
+        OMPSIM_UNSIM;                                                                                                \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_runtime_start)(long n, T* counts, T* p_lb,          \
+                                                                                T* p_ub) {                           \
+        OrigFn orig;                                                                                                 \
+        W r;                                                                                                         \
+        VALGRIND_GET_ORIG_FN(orig);                                                                                  \
+        ENTER_RA();                                                                                                  \
+        struct Deferred saved = defer_begin();                                                                       \
+        CALL_FN_W_WWWW(r, orig, n, counts, p_lb, p_ub);                                                              \
+        LEAVE_RA();                                                                                                  \
+        defer_end(saved, 0, (omp_word)counts[0] - 1, 1, sched_word(OMP_SCHED_RUNTIME, 0));                           \
+        return r;                                                                                                    \
+    }
+#define DOACROSS_static OMP_SCHED_STATIC
+#define DOACROSS_dynamic OMP_SCHED_DYNAMIC
+#define DOACROSS_guided OMP_SCHED_GUIDED
+
+#define SCH_S OMP_SCHED_STATIC
+#define SCH_D OMP_SCHED_DYNAMIC
+#define SCH_G OMP_SCHED_GUIDED
+#define SCH_R OMP_SCHED_RUNTIME
+#define SCH_O OMP_SCHED_ORDERED
+
+GOMP_START(static, SCH_S)
+GOMP_START(dynamic, SCH_D)
+GOMP_START(guided, SCH_G)
+GOMP_START(nonmonotonic_dynamic, SCH_D)
+GOMP_START(nonmonotonic_guided, SCH_G)
+GOMP_START(ordered_static, SCH_S | SCH_O)
+GOMP_START(ordered_dynamic, SCH_D | SCH_O)
+GOMP_START(ordered_guided, SCH_G | SCH_O)
+GOMP_RUNTIME_START(runtime, SCH_R)
+GOMP_RUNTIME_START(maybe_nonmonotonic_runtime, SCH_R)
+GOMP_RUNTIME_START(nonmonotonic_runtime, SCH_R)
+GOMP_RUNTIME_START(ordered_runtime, SCH_R | SCH_O)
+
+GOMP_ULL_START(static, SCH_S)
+GOMP_ULL_START(dynamic, SCH_D)
+GOMP_ULL_START(guided, SCH_G)
+GOMP_ULL_START(nonmonotonic_dynamic, SCH_D)
+GOMP_ULL_START(nonmonotonic_guided, SCH_G)
+GOMP_ULL_START(ordered_static, SCH_S | SCH_O)
+GOMP_ULL_START(ordered_dynamic, SCH_D | SCH_O)
+GOMP_ULL_START(ordered_guided, SCH_G | SCH_O)
+GOMP_ULL_RUNTIME_START(runtime, SCH_R)
+GOMP_ULL_RUNTIME_START(maybe_nonmonotonic_runtime, SCH_R)
+GOMP_ULL_RUNTIME_START(nonmonotonic_runtime, SCH_R)
+GOMP_ULL_RUNTIME_START(ordered_runtime, SCH_R | SCH_O)
+
+GOMP_DOACROSS_START(, long, static)
+GOMP_DOACROSS_START(, long, dynamic)
+GOMP_DOACROSS_START(, long, guided)
+GOMP_DOACROSS_RUNTIME_START(, long)
+GOMP_DOACROSS_START(ull_, ull, static)
+GOMP_DOACROSS_START(ull_, ull, dynamic)
+GOMP_DOACROSS_START(ull_, ull, guided)
+GOMP_DOACROSS_RUNTIME_START(ull_, ull)
+
+/* unsigned GOMP_sections_start(unsigned count): section numbers 1..count,
+ * 0 = no more. */
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections_start)(long count) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections_start)(long count) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    struct Deferred saved = defer_begin();
+    CALL_FN_W_W(r, orig, count);
+    LEAVE_RA();
+    defer_end(saved, 1, (unsigned)count, 1, sched_word(OMP_SCHED_SECTIONS, 1));
+    return r;
+}
+
+/* The generic entry points GCC 9+ calls for loops with task reductions and
+ * the like delegate to the ones above; their wrappers only record the
+ * user's call site for the codeptr of the runtime's events. */
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
+                                                   long a8, long a9) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
+                                                   long a8, long a9) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_9W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                           long a7, long a8, long a9) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                           long a7, long a8, long a9) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_9W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
+                                                       long a8, long a9, long a10) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
+                                                       long a8, long a9, long a10) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_10W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                               long a7, long a8, long a9, long a10) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                               long a7, long a8, long a9, long a10) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_10W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                            long a7, long a8) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                            long a7, long a8) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_8W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                                long a7, long a8) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
+                                                                long a7, long a8) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_8W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8);
+    LEAVE_RA();
+    return r;
+}
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    ENTER_RA();
+    CALL_FN_W_WWW(r, orig, a1, a2, a3);
+    LEAVE_RA();
+    return r;
+}
+
+/* ---------------------------------------------------------------- combined constructs */
+
+/* GOMP_parallel_loop_* and GOMP_parallel_sections initialise the loop in
+ * each thread of the new team (libomp's microtask wrapper, or the primary
+ * thread after the fork) and then call the outlined body. The wrapper hands
+ * the runtime a body of its own, which sends the LOOP_INIT in that thread
+ * and calls the real body. The record lives in the wrapper's frame: these
+ * functions return after the region has ended. */
+struct Combined {
+    void (*fn)(void*);
+    void* data;
+    omp_word lb, ub, st, sched;
+};
+
+static void combined_body(void* p) OMPSIM_UNSIM;
+static void combined_body(void* p) {
+    struct Combined* c = (struct Combined*)p;
+    int depth = wrap_depth;
+    omp_word ra = ompsim_caller_ra;
+    wrap_depth = 0;
+    ompsim_caller_ra = 0;
+    ompsim_omp_event(OMP_EV_LOOP_INIT, c->lb, c->ub, c->st, c->sched);
+    c->fn(c->data);
+    wrap_depth = depth;
+    ompsim_caller_ra = ra;
+}
+
+/* void GOMP_parallel_loop_<name>(fn, data, unsigned nthreads, long lb, long ub, long str, long chunk, unsigned flags)
+ */
+#define GOMP_PARALLEL_LOOP(name, kind)                                                                      \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                        \
+        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long chunk, long flags)   \
+        OMPSIM_UNSIM;                                                                                       \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                        \
+        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long chunk, long flags) { \
+        OrigFn orig;                                                                                        \
+        W r;                                                                                                \
+        VALGRIND_GET_ORIG_FN(orig);                                                                         \
+        struct Combined c = {fn,                                                                            \
+                             data,                                                                          \
+                             (omp_word)lb,                                                                  \
+                             (omp_word)(str > 0 ? ub - 1 : ub + 1),                                         \
+                             (omp_word)str,                                                                 \
+                             sched_word(kind, (omp_word)chunk)};                                            \
+        ENTER_RA();                                                                                         \
+        if (ompsim_omp_active())                                                                            \
+            CALL_FN_W_8W(r, orig, combined_body, &c, nthreads, lb, ub, str, chunk, flags);                  \
+        else                                                                                                \
+            CALL_FN_W_8W(r, orig, fn, data, nthreads, lb, ub, str, chunk, flags);                           \
+        LEAVE_RA();                                                                                         \
+        (void)r;                                                                                            \
+    }
+
+/* void GOMP_parallel_loop_<name>(fn, data, unsigned nthreads, long lb, long ub, long str, unsigned flags) */
+#define GOMP_PARALLEL_LOOP_RUNTIME(name)                                                                          \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                              \
+        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long flags) OMPSIM_UNSIM;       \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(void (*fn)(void*), void* data, long nthreads, \
+                                                                    long lb, long ub, long str, long flags) {     \
+        OrigFn orig;                                                                                              \
+        W r;                                                                                                      \
+        VALGRIND_GET_ORIG_FN(orig);                                                                               \
+        struct Combined c = {fn,                                                                                  \
+                             data,                                                                                \
+                             (omp_word)lb,                                                                        \
+                             (omp_word)(str > 0 ? ub - 1 : ub + 1),                                               \
+                             (omp_word)str,                                                                       \
+                             sched_word(OMP_SCHED_RUNTIME, 0)};                                                   \
+        ENTER_RA();                                                                                               \
+        if (ompsim_omp_active())                                                                                  \
+            CALL_FN_W_7W(r, orig, combined_body, &c, nthreads, lb, ub, str, flags);                               \
+        else                                                                                                      \
+            CALL_FN_W_7W(r, orig, fn, data, nthreads, lb, ub, str, flags);                                        \
+        LEAVE_RA();                                                                                               \
+        (void)r;                                                                                                  \
+    }
+
+GOMP_PARALLEL_LOOP(static, SCH_S)
+GOMP_PARALLEL_LOOP(dynamic, SCH_D)
+GOMP_PARALLEL_LOOP(guided, SCH_G)
+GOMP_PARALLEL_LOOP(nonmonotonic_dynamic, SCH_D)
+GOMP_PARALLEL_LOOP(nonmonotonic_guided, SCH_G)
+GOMP_PARALLEL_LOOP_RUNTIME(runtime)
+GOMP_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
+GOMP_PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
+
+/* void GOMP_parallel_sections(fn, data, unsigned nthreads, unsigned count, unsigned flags) */
+void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_sections)(void (*fn)(void*), void* data, long nthreads, long count,
+                                                             long flags) OMPSIM_UNSIM;
+void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_sections)(void (*fn)(void*), void* data, long nthreads, long count,
+                                                             long flags) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    struct Combined c = {fn, data, 1, (unsigned)count, 1, sched_word(OMP_SCHED_SECTIONS, 1)};
+    ENTER_RA();
+    if (ompsim_omp_active())
+        CALL_FN_W_5W(r, orig, combined_body, &c, nthreads, count, flags);
+    else
+        CALL_FN_W_5W(r, orig, fn, data, nthreads, count, flags);
+    LEAVE_RA();
+    (void)r;
+}
