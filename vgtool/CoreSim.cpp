@@ -28,16 +28,27 @@ inline ULong latency_x100(unsigned depth) {
     return 100ull * (depth < (unsigned)cfg.levels ? cfg.level[depth].latency : cfg.memory_latency);
 }
 
+// A line another core's cache supplied costs --c2c-latency instead of the
+// latency of the depth it is reported at (the first shared level); a write
+// that invalidates other copies adds --upgrade-latency.
 inline void charge(CoreCounters& c, u32 r) {
     CoreClock& k = g_clocks[g_core];
     const HierarchyConfig& cfg = sim::g_config;
-    ULong t = latency_x100(r & 0xff);
     ULong coh = 0;
-    if (r & kCacheToCache) coh += 100ull * cfg.c2c_latency;
-    if (r & kUpgrade) coh += 100ull * cfg.upgrade_latency;
-    c.busy += t + coh;
-    k.busy += t + coh;
-    k.clock += t + coh;
+    ULong t;
+    if (r & kCacheToCache) {
+        t = 100ull * cfg.c2c_latency;
+        coh += t;
+    } else {
+        t = latency_x100(r & 0xff);
+    }
+    if (r & kUpgrade) {
+        coh += 100ull * cfg.upgrade_latency;
+        t += 100ull * cfg.upgrade_latency;
+    }
+    c.busy += t;
+    k.busy += t;
+    k.clock += t;
     c.coherence_cycles += coh;
 }
 
