@@ -1,5 +1,5 @@
 // The description of a simulated cache hierarchy: what --machine, --L<k>=,
-// --I1/--D1/--LL and --cache-config produce, and what Hierarchy and
+// --I1/--D1/--LL and --cache-config produce, and what CoherentMachine and
 // CachegrindModel are built from. Plain data, no behaviour but validation.
 #ifndef OMPSIM_CACHESIM_CACHECONFIG_H
 #define OMPSIM_CACHESIM_CACHECONFIG_H

@@ -1,7 +1,7 @@
 // One set-associative cache level: geometry, tag store with dirty bits and
 // replacement state (see ReplacementPolicy.h and docs/cache-model.md).
 //
-// CacheLevel knows nothing about other levels: Hierarchy drives it through the
+// CacheLevel knows nothing about other levels: CoherentMachine drives it through the
 // primitives below and keeps `stats` up to date. It has no constructor (it may
 // live in static storage inside the tool); call init() before use and
 // destroy() to give the memory back. After init() it never allocates.
@@ -46,7 +46,7 @@ public:
     bool ordered() const { return ordered_; }
     // A hit at position 0 needs no replacement update: true for LRU (the MRU
     // line), FIFO and Random (hits never update); false for PLRU. The
-    // Hierarchy fast path relies on this.
+    // CoherentMachine's fast path relies on this.
     bool first_hit_free() const { return first_hit_free_; }
     // Current xorshift64 state of the Random policy.
     u64 rng_state() const { return rng_; }

@@ -2,10 +2,10 @@
 // core machine and coherence", is the specification; tests/unit/
 // ReferenceCoherent.h is an independent model of it).
 //
-// The level-by-level code is Hierarchy's (Hierarchy.cpp), with the levels of
-// the core in progress (cur_) above private_levels and the shared levels
-// below. While a single core has run, nothing else happens, so the results
-// are Hierarchy's. Once a second core runs (multi_), coherence hooks act:
+// The level-by-level code follows the single-core rules of docs/cache-
+// model.md, with the levels of the core in progress (cur_) above
+// private_levels and the shared levels below. While a single core has run,
+// nothing else happens. Once a second core runs (multi_), coherence hooks act:
 //  - begin_write(): before a write that is not a hit on a dirty L1 line:
 //    consumes the core's loss record, upgrades a Shared line, invalidates
 //    every other copy (read-for-ownership);
@@ -158,7 +158,7 @@ void CoherentMachine::destroy() {
 }
 
 // Allocates the private levels of `core` (its first access). Core c's
-// Random levels are seeded as Hierarchy's, plus c * kCoreSalt.
+// Random levels: seed + (k+1) x golden ratio per level (I1 its own salt), plus c * kCoreSalt.
 bool CoherentMachine::activate(u32 core) {
     Core& c = cores_[core];
     u64 salt = u64(core) * kCoreSalt;
@@ -221,7 +221,7 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
     CacheLevel& c = icache_side ? cr.i1 : cr.lv[0];
 
     if (!multi_) {
-        // Hierarchy::access_slow.
+        // One core so far: the single-core protocol, no coherence.
         if (kind != kWrite || c.write_back()) {
             u64 s = c.set_of(block);
             int p = c.find(s, block);

@@ -4,9 +4,10 @@
 // machine and coherence") is the specification; tests/unit/ReferenceCoherent.h
 // is an independent model of it used by the differential tests.
 //
-// Each level behaves exactly as in Hierarchy (same replacement, write and
-// inclusion rules, same counters); with one core the results are those of
-// Hierarchy, access by access. Like Hierarchy the object has no constructor
+// Each level follows docs/cache-model.md's single-core rules (replacement,
+// write and inclusion, counters); while only core 0 has made accesses the
+// results are exactly those rules', access by access (the single-threaded
+// program's machine). The object has no constructor
 // (it lives in static storage inside the tool): init() before use.
 //
 // Hot path: a hit on the first line of the core's level-1 set is handled
@@ -24,7 +25,7 @@
 
 namespace ompsim {
 
-// Flags returned above the depth (bits 0..7 = depth as Hierarchy::access
+// Flags returned above the depth (bits 0..7 = the depth that served it, as
 // returns it: 0 = L1 hit, k = level k+1 served, levels() = memory).
 enum : u32 {
     // The core had lost the line to another core's write (invalidated) and
@@ -194,13 +195,13 @@ private:
 };
 
 // The hot path: a hit on the first line of the core's level-1 set (the MRU
-// line for LRU; for FIFO and Random any first-way hit) is, as in Hierarchy,
+// line for LRU; for FIFO and Random any first-way hit) is,
 // a set computation, one compare and a counter increment. Reads and fetches
 // need no coherence action on a private hit. A write may stay on this path
 // when the line is already dirty (a dirty private line is Modified: no other
 // core holds it) and no other core has a loss record for it (the core's
 // write filter slot is zero); while a single core has run, any write hit to
-// a write-back L1 stays here, as in Hierarchy.
+// a write-back L1 stays here.
 inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes) {
     if (core < ncores_) {
         Core& cr = cores_[core];

@@ -1,4 +1,4 @@
-// Counters kept by every cache level of a Hierarchy.
+// Counters kept by every cache level of the machine.
 #ifndef OMPSIM_CACHESIM_LEVELSTATS_H
 #define OMPSIM_CACHESIM_LEVELSTATS_H
 

@@ -40,7 +40,7 @@ inline void charge(CoreCounters& c, u32 r) {
         t = 100ull * cfg.c2c_latency;
         coh += t;
     } else {
-        t = latency_x100(r & 0xff);
+        t = latency_x100(r & kDepthMask);
     }
     if (r & kUpgrade) {
         coh += 100ull * cfg.upgrade_latency;
@@ -78,8 +78,8 @@ inline void fetch_lines(u32 core, CoreCounters& c, const InstrInfo* n, ULong* se
     u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
     for (u64 b = first; b <= last; ++b) {
         u32 r = m.access(core, kFetch, b, ~0ull);
-        count(served, r & 0xff);
-        count(c.ir_served, r & 0xff);
+        count(served, r & kDepthMask);
+        count(c.ir_served, r & kDepthMask);
         charge(c, r);
     }
 }
@@ -111,7 +111,7 @@ inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind,
         u64 lo = b == first ? a & (line - 1) : 0;
         u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
         u32 r = m.access(core, kind, b, byte_mask(lo, hi - lo, bits));
-        unsigned d = r & 0xff;
+        unsigned d = r & kDepthMask;
         count(served, d);
         count(core_served, d);
         charge(c, r);
@@ -203,7 +203,7 @@ void enter(u32 slot, u32 core) {
     g_core = core;
     if (slot != g_monitor_row) {
         g_monitor_row = slot;
-        ds::set_core(slot);
+        ds::set_replay_thread(slot);
     }
 }
 
@@ -243,7 +243,7 @@ void zero_counters() {
     }
 }
 
-void adopt_serial_part(const HierarchyConfig&) {
+void adopt_serial_part() {
     CoreCounters& c = g_slots[0];
     cost::for_each(add_line, &c);
     c.used = true;

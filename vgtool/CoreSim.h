@@ -51,7 +51,7 @@ void wait_until(u32 core, ULong t);
 void zero_counters();
 // When streaming starts: what the initial thread did so far (all of it
 // simulated at once on core 0) becomes core 0's.
-void adopt_serial_part(const HierarchyConfig& cfg);
+void adopt_serial_part();
 
 }  // namespace coresim
 }  // namespace ompsim

@@ -177,7 +177,7 @@ void set_thread(ThreadId tid) {
     g_mon.set_current_thread(tid);
 }
 
-void set_core(u32 core) { set_thread(core + 1); }
+void set_replay_thread(u32 slot) { set_thread(slot + 1); }
 
 void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags) {
     if (!g_on) return;

@@ -36,10 +36,10 @@ void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags);
 
 void init(const Options& o, const HierarchyConfig& cfg);
 void set_thread(ThreadId tid);
-// Replay: accesses from now on are the simulated core's. Its rows are
-// numbered core + 1, so the initial thread (Valgrind thread 1) and core 0
-// share one row.
-void set_core(u32 core);
+// Replay: accesses from now on are replay slot `slot`'s (OpenMP thread
+// `slot` of the outermost team). Its rows are numbered slot + 1, so the
+// initial thread (Valgrind thread 1) and slot 0 share one row.
+void set_replay_thread(u32 slot);
 // The document gets the coherence columns (Dcm Dfs) from now on.
 void enable_coherence_columns();
 

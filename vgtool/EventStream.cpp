@@ -100,8 +100,6 @@ void set_current(Stream* s) {
     point_helpers_at(s);
 }
 
-Stream* current() { return g_cur; }
-
 void chunk_full() {
     if (!g_cur) {
         g_pos = g_scratch->ev;  // nobody reads the scratch chunk
@@ -170,11 +168,6 @@ bool peek_second(Stream* s, Ev& e) {
 }
 
 void consume(Stream* s) { ++s->read; }
-
-bool drained(Stream* s) {
-    Ev e;
-    return s->closed && !peek(s, e);
-}
 
 void destroy(Stream* s) {
     tl_assert(!s->current);

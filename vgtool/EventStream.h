@@ -80,13 +80,11 @@ Stream* create(Unit* unit);
 // nothing, e.g. a worker thread in the runtime's pool). The previous current
 // stream keeps its position.
 void set_current(Stream* s);
-Stream* current();
 // Called by the helpers when g_pos reaches g_end.
 void chunk_full();
 // A marker of `kind` with a 3-word payload, appended to `s` (which need not
 // be current).
 void append_marker(Stream* s, u32 kind, uptr a, uptr b, uptr c);
-inline void marker(u32 kind, uptr a, uptr b, uptr c) { append_marker(current(), kind, a, b, c); }
 void close(Stream* s);
 
 // Replay side: the next event of `s`, or false if none is recorded yet.
@@ -95,8 +93,6 @@ bool peek(Stream* s, Ev& e);
 // The event after the next one (a marker's payload), not consuming either.
 bool peek_second(Stream* s, Ev& e);
 void consume(Stream* s);
-// Whether every event of a closed stream has been consumed.
-bool drained(Stream* s);
 void destroy(Stream* s);
 
 // Bytes of chunk memory in use, and the limit.

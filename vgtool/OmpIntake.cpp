@@ -51,8 +51,6 @@ struct ThreadRec {
 Options g_opt;
 bool g_streaming;
 bool g_openmp;
-ULong g_events;
-UWord g_runtime_kind;
 ThreadRec* g_threads;
 IdMap g_teams;   // parallel id -> Team*
 IdMap g_tasks;   // task id -> Unit*
@@ -301,7 +299,6 @@ void close_all() {
 }
 
 void handle_event(ThreadId tid, const UWord* args) {
-    ++g_events;
     UWord kind = args[1];
     if (g_opt.trace) {
         const HChar* name = kind < sizeof kNames / sizeof kNames[0] ? kNames[kind] : "?";
@@ -309,7 +306,6 @@ void handle_event(ThreadId tid, const UWord* args) {
     }
     if (kind == OMP_EV_TOOL_INIT) {
         g_openmp = true;
-        g_runtime_kind = args[3];
         return;  // the tool switches to streaming (ToolMain.cpp)
     }
     if (!g_streaming) return;
@@ -568,11 +564,6 @@ bool unrecorded_code(Addr a) {
     return so && has_prefix(so, "ld-linux");
 }
 
-bool openmp_seen() { return g_openmp; }
-ULong events_received() { return g_events; }
-const HChar* runtime_name() {
-    return g_runtime_kind == 2 ? "libgomp-on-libomp" : g_openmp ? "libomp" : "none";
-}
 
 }  // namespace omp
 }  // namespace ompsim

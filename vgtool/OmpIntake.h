@@ -59,12 +59,6 @@ bool unrecorded_code(Addr a);
 extern UInt g_owner;
 void enter_owner(UInt owner);
 
-// For the document: whether an OpenMP runtime registered, and how many
-// OpenMP events were received.
-bool openmp_seen();
-ULong events_received();
-const HChar* runtime_name();
-
 }  // namespace omp
 }  // namespace ompsim
 

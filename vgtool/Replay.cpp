@@ -276,9 +276,6 @@ void finish_unit(Slot* s) {
 // Dynamic loop: the next chunk in iteration order, if recorded.
 Step take_chunk(Slot* s) {
     Loop* l = s->loop;
-    if (l->next_index == 0 && l->next_lb == 0 && !l->nchunks) {
-        // nothing recorded yet
-    }
     bool up = l->st > 0;
     Long next = l->next_index ? l->next_lb : l->lb;
     bool exhausted = up ? next > l->ub : next < l->ub;
@@ -459,7 +456,6 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b) {
             Unit* u = reinterpret_cast<Unit*>(a);
             Slot* w = new_slot();
             push(w, u, SlotState::Running);
-            w->state = SlotState::Running;
             coresim::wait_until(w->core, clock_of(s));
             return Step::Turn;
         }
@@ -482,7 +478,6 @@ Step run_slot(Slot* s) {
                 if (!m) return g_final ? Step::Idle : Step::Stall;
                 s->team = t;
                 push(s, m, SlotState::Idle);
-                s->saved[s->depth - 1] = SlotState::Idle;
                 break;
             }
             case SlotState::Running:
@@ -625,14 +620,11 @@ void not_deterministic(const HChar* reason) {
     if (g_nreasons < kMaxReasons) g_reasons[g_nreasons++] = VG_(strdup)("ompsim.replay", reason);
 }
 
-bool active() { return g_active; }
 bool deterministic() { return g_deterministic; }
 u32 reasons(const HChar* const** out) {
     *out = g_reasons;
     return g_nreasons;
 }
-u32 slots_used() { return g_nslots; }
-u32 cores_used() { return coresim::cores_used(); }
 u32 core_of_slot(u32 slot) { return slot < g_nslots ? g_slots[slot]->core : 0; }
 u32 quantum() { return g_opt.quantum; }
 

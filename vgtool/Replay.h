@@ -37,11 +37,8 @@ void finish();
 // Marks the profile non-deterministic, with a one-line reason (kept once).
 void not_deterministic(const HChar* reason);
 
-bool active();
 bool deterministic();
 u32 reasons(const HChar* const** out);
-u32 slots_used();
-u32 cores_used();
 u32 core_of_slot(u32 slot);
 u32 quantum();
 

@@ -80,11 +80,11 @@ inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
     unsigned bits = g_machine.line_bits();
     u64 first = a >> bits;
     u64 last = (a + size - 1) >> bits;
-    unsigned d = g_machine.access(0, kind, first, ~0ull) & 0xff;
+    unsigned d = g_machine.access(0, kind, first, ~0ull) & kDepthMask;
     count(served, d);
     if (kind != kFetch) ds::record(a, kind, d);
     for (u64 b = first + 1; b <= last; ++b) {
-        d = g_machine.access(0, kind, b, ~0ull) & 0xff;
+        d = g_machine.access(0, kind, b, ~0ull) & kDepthMask;
         count(served, d);
         if (kind != kFetch) ds::record(b << bits, kind, d);
     }
@@ -92,7 +92,7 @@ inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
 inline void hier_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (g_icache) count(cc->ir_served, g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull) & 0xff);
+    if (g_icache) count(cc->ir_served, g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull) & kDepthMask);
 }
 
 VG_REGPARM(1) void hier_ir1(InstrInfo* n) { hier_fetch1(n); }

@@ -89,16 +89,7 @@ Bool process_option(const HChar* arg) {
         case OptResult::NotMine:
             break;
     }
-    if (starts_with(arg, "--monitor=")) {
-        const HChar* v = arg + 10;
-        if (VG_(strcmp)(v, "yes") == 0)
-            g_ds.enabled = true;
-        else if (VG_(strcmp)(v, "no") == 0)
-            g_ds.enabled = false;
-        else
-            fatal_user_error("--monitor: expected yes or no");
-        return True;
-    }
+    if (yes_no_option(arg, "--monitor", &g_ds.enabled)) return True;
     if (starts_with(arg, "--histogram-lines=") || starts_with(arg, "--histogram-bins=") ||
         starts_with(arg, "--monitor-slots=")) {
         const HChar* eq = VG_(strchr)(arg, '=');
@@ -147,16 +138,7 @@ Bool process_option(const HChar* arg) {
         if (!g_output_file[0]) fatal_user_error("--output-file: expected a file name");
         return True;
     }
-    if (starts_with(arg, "--collect-atstart=")) {
-        const HChar* v = arg + 18;
-        if (VG_(strcmp)(v, "yes") == 0)
-            g_collect_at_start = true;
-        else if (VG_(strcmp)(v, "no") == 0)
-            g_collect_at_start = false;
-        else
-            fatal_user_error("--collect-atstart: expected yes or no");
-        return True;
-    }
+    if (yes_no_option(arg, "--collect-atstart", &g_collect_at_start)) return True;
     if (starts_with(arg, "--cachegrind-out-file=")) {
         g_cachegrind_out = arg + 22;
         if (!g_cachegrind_out[0]) fatal_user_error("--cachegrind-out-file: expected a file name");
@@ -325,7 +307,7 @@ void set_collecting(bool on) {
 // Core 0 takes over what the initial thread did so far.
 void start_streaming() {
     if (!omp::start_streaming()) return;
-    coresim::adopt_serial_part(g_cfg);
+    coresim::adopt_serial_part();
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
     g_ic.track_owner = !g_omp.simulate_runtime;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# omp_false_sharing.sh RUNNER FALSE_SHARING PADDED SOURCE
+# omp_false_sharing.sh RUNNER FALSE_SHARING PADDED SOURCE REPORT
 # examples/openmp/false_sharing with 4 threads on the default machine, the
 # deterministic replay at its default quantum Q = 1,000 instructions.
 #
@@ -19,7 +19,7 @@
 # So counters has 4 x 100 + 1 = 401 coherence misses, all false sharing.
 # The padded version puts each counter on its own line: no line is shared
 # during the loop and core 0 never held the others' lines, so 0.
-runner=$1 unpadded=$2 padded=$3 src=$4
+runner=$1 unpadded=$2 padded=$3 src=$4 report=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -62,5 +62,10 @@ coh = pdoc.find("totals/coherence")
 check(coh is not None and coh.get("coherence-misses") == "0", "padded run: no coherence miss at all")
 sys.exit(bad)
 PY
-# The finding users read (ompsim-report summary).
+# The finding users read: the same derived numbers in ompsim-report summary.
+finding="false sharing: counters $expected false-sharing misses of $expected coherence misses"
+if "$report" summary "$tmp/unpadded.xml" | grep -qF "$finding"; then echo "ok   summary: $finding"
+else echo "FAIL summary does not say: $finding"; fail=1; fi
+if "$report" summary "$tmp/padded.xml" | grep -qF "no false sharing detected"; then echo "ok   padded summary: no false sharing detected"
+else echo "FAIL padded summary does not say: no false sharing detected"; fail=1; fi
 exit $fail

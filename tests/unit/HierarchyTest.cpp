@@ -1,5 +1,7 @@
-// Hierarchy: hand-derived multi-level cases, then randomised differential
-// tests against the independent model in ReferenceHierarchy.h.
+// The single-core hierarchy (core 0 of CoherentMachine, which behaves as
+// docs/cache-model.md's hierarchy while no other core has made an access):
+// hand-derived multi-level cases, then randomised differential tests against
+// the independent model in ReferenceHierarchy.h.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,17 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "Hierarchy.h"
-#include "ReferenceHierarchy.h"
-#include "TestSupport.h"
+#include "CoherentMachine.h"
+#include "RandomHierarchies.h"
 
 using namespace ompsim;
+using namespace ompsim::test;
 
 namespace {
-
-using test::heap_release;
-using test::kHeap;
-using test::level;
 
 HierarchyConfig unified(std::vector<LevelConfig> levels) {
     HierarchyConfig c{};
@@ -35,8 +33,23 @@ HierarchyConfig unified(std::vector<LevelConfig> levels) {
     return c;
 }
 
+// Core 0 of a one-core machine, with the single-core interface these cases
+// were written against.
+struct OneCore {
+    CoherentMachine m;
+    bool init(const HierarchyConfig& c, const Allocator& a, ErrorText& e) { return m.init(c, 1, a, e); }
+    void destroy() { m.destroy(); }
+    unsigned access(AccessKind k, u64 block) { return m.access(0, k, block, ~0ull); }
+    unsigned line_bits() const { return m.line_bits(); }
+    int levels() const { return m.levels(); }
+    u64 memory_reads() const { return m.memory_reads(); }
+    u64 memory_writes() const { return m.memory_writes(); }
+    const LevelStats& stats(int k, bool ic) const { return m.stats(0, k, ic); }
+    bool contains(int k, bool ic, u64 block, bool* dirty) const { return m.contains(0, k, ic, block, dirty); }
+};
+
 struct H {
-    Hierarchy h;
+    OneCore h;
     explicit H(const HierarchyConfig& c) {
         ErrorText err;
         error_clear(err);
@@ -312,7 +325,7 @@ TEST(Hierarchy, RandomSeedsPerLevel) {
 
 TEST(Hierarchy, ReinitStartsFromScratch) {
     HierarchyConfig c = unified({level(1, 2), level(2, 2)});
-    Hierarchy h;
+    OneCore h;
     ErrorText err;
     error_clear(err);
     ASSERT_TRUE(h.init(c, kHeap, err));
@@ -331,7 +344,7 @@ void* failing_alloc(void*, size_t) { return nullptr; }
 
 TEST(Hierarchy, InitReportsAllocationFailure) {
     Allocator bad{failing_alloc, heap_release, nullptr};
-    Hierarchy h;
+    OneCore h;
     ErrorText err;
     error_clear(err);
     EXPECT_FALSE(h.init(unified({level(1, 2), level(2, 2)}), bad, err));
@@ -343,254 +356,6 @@ TEST(Hierarchy, InitReportsAllocationFailure) {
 // ---------------------------------------------------------------------------
 // Differential tests against ReferenceHierarchy.
 // ---------------------------------------------------------------------------
-namespace {
-
-struct Rng {
-    u64 s;
-    explicit Rng(u64 seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
-    u64 next() {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        return s >> 17;
-    }
-    u64 below(u64 n) { return next() % n; }
-};
-
-struct Ref {
-    AccessKind kind;
-    u64 block;
-};
-using Trace = std::vector<Ref>;
-
-const char* rname(Replacement r) {
-    switch (r) {
-    case Replacement::LRU: return "LRU";
-    case Replacement::FIFO: return "FIFO";
-    case Replacement::PLRU: return "PLRU";
-    case Replacement::Random: return "Random";
-    }
-    return "?";
-}
-
-std::string describe_level(const LevelConfig& l) {
-    std::ostringstream o;
-    o << (l.size / (64ull * l.assoc)) << "x" << l.assoc << " " << rname(l.replacement) << " "
-      << (l.write == WritePolicy::WriteBack ? "WB" : "WT") << " "
-      << (l.inclusion == Inclusion::NonInclusive ? "NI" : l.inclusion == Inclusion::Inclusive ? "Inc" : "Exc");
-    return o.str();
-}
-
-std::string describe(const HierarchyConfig& c) {
-    std::ostringstream o;
-    if (c.split_l1) o << "I1[" << describe_level(c.i1) << "] ";
-    for (int k = 0; k < c.levels; ++k) o << "L" << k + 1 << "[" << describe_level(c.level[k]) << "] ";
-    o << "seed " << c.random_seed;
-    return o.str();
-}
-
-const char* kname(AccessKind k) { return k == kFetch ? "F" : k == kRead ? "R" : "W"; }
-
-bool same_stats(const LevelStats& a, const LevelStats& b, std::string* why) {
-    std::ostringstream o;
-    const char* names[] = {"fetch", "read", "write", "writeback"};
-    for (u32 i = 0; i < kNumKinds; ++i) {
-        if (a.refs[i] != b.refs[i]) o << " refs[" << names[i] << "] " << a.refs[i] << " vs " << b.refs[i];
-        if (a.misses[i] != b.misses[i]) o << " misses[" << names[i] << "] " << a.misses[i] << " vs " << b.misses[i];
-    }
-    if (a.evictions != b.evictions) o << " evictions " << a.evictions << " vs " << b.evictions;
-    if (a.writebacks != b.writebacks) o << " writebacks " << a.writebacks << " vs " << b.writebacks;
-    if (a.back_invalidations != b.back_invalidations)
-        o << " back_invalidations " << a.back_invalidations << " vs " << b.back_invalidations;
-    if (a.victims_in != b.victims_in) o << " victims_in " << a.victims_in << " vs " << b.victims_in;
-    *why = o.str();
-    return why->empty();
-}
-
-// Compares every returned depth, and (every `check_every` accesses and at the
-// end) all counters and the contents of every level over the blocks used.
-::testing::AssertionResult run_differential(const HierarchyConfig& cfg, const Trace& trace,
-                                            size_t check_every = 0) {
-    Hierarchy h;
-    ErrorText err;
-    error_clear(err);
-    if (!h.init(cfg, kHeap, err)) return ::testing::AssertionFailure() << "init failed: " << err.text;
-    reference::Hierarchy ref(cfg);
-    std::vector<u64> universe;
-    for (const Ref& r : trace) universe.push_back(r.block);
-    std::sort(universe.begin(), universe.end());
-    universe.erase(std::unique(universe.begin(), universe.end()), universe.end());
-
-    auto fail = [&](size_t i, const std::string& what) {
-        h.destroy();
-        std::ostringstream o;
-        o << describe(cfg) << ": after access #" << i;
-        if (i < trace.size()) o << " (" << kname(trace[i].kind) << " " << trace[i].block << ")";
-        o << ": " << what;
-        return ::testing::AssertionFailure() << o.str();
-    };
-    auto compare_state = [&](size_t i) -> std::string {
-        std::ostringstream o;
-        if (h.memory_reads() != ref.memory_reads())
-            o << " memory_reads " << h.memory_reads() << " vs " << ref.memory_reads();
-        if (h.memory_writes() != ref.memory_writes())
-            o << " memory_writes " << h.memory_writes() << " vs " << ref.memory_writes();
-        for (int k = 0; k < cfg.levels; ++k) {
-            for (int side = 0; side < ((k == 0 && cfg.split_l1) ? 2 : 1); ++side) {
-                bool ic = side == 1;
-                std::string why;
-                if (!same_stats(h.stats(k, ic), ref.stats(k, ic), &why))
-                    o << " L" << k + 1 << (ic ? "I" : "") << " stats:" << why;
-                size_t present = 0;
-                for (u64 b : universe) {
-                    bool d1 = false, d2 = false;
-                    bool p1 = h.contains(k, ic, b, &d1);
-                    bool p2 = ref.contains(k, ic, b, &d2);
-                    present += p2;
-                    if (p1 != p2 || (p1 && d1 != d2))
-                        o << " L" << k + 1 << (ic ? "I" : "") << " block " << b << " present " << p1 << "/" << p2
-                          << " dirty " << d1 << "/" << d2;
-                }
-                if (present != ref.lines(k, ic).size()) o << " reference holds blocks outside the trace";
-            }
-        }
-        (void)i;
-        return o.str();
-    };
-
-    for (size_t i = 0; i < trace.size(); ++i) {
-        unsigned d1 = h.access(trace[i].kind, trace[i].block);
-        unsigned d2 = ref.access(trace[i].kind, trace[i].block);
-        if (d1 != d2) {
-            std::ostringstream o;
-            o << "depth " << d1 << " vs reference " << d2;
-            return fail(i, o.str());
-        }
-        if (check_every && (i + 1) % check_every == 0) {
-            std::string s = compare_state(i);
-            if (!s.empty()) return fail(i, s);
-        }
-    }
-    std::string s = compare_state(trace.size());
-    if (!s.empty()) return fail(trace.size(), "final state:" + s);
-    h.destroy();
-    return ::testing::AssertionSuccess();
-}
-
-AccessKind random_kind(Rng& r, bool with_fetch = true) {
-    u64 x = r.below(10);
-    if (with_fetch && x < 3) return kFetch;
-    return x < 7 ? kRead : kWrite;
-}
-
-// Uniformly random blocks over `universe` distinct ones.
-Trace random_trace(Rng& r, size_t n, u64 universe) {
-    Trace t;
-    for (size_t i = 0; i < n; ++i) t.push_back({random_kind(r), r.below(universe) * 1 + 1000});
-    return t;
-}
-
-// Heavy conflict: blocks congruent modulo `period` (a common multiple of all
-// set counts) land in the same set at every level; only `nsets` such sets.
-Trace conflict_trace(Rng& r, size_t n, u64 period, u64 nsets, u64 per_set) {
-    Trace t;
-    for (size_t i = 0; i < n; ++i) {
-        u64 s = r.below(nsets), j = r.below(per_set);
-        t.push_back({random_kind(r), 7 + s + j * period});
-    }
-    return t;
-}
-
-// Cyclic sweeps of `lines` lines spaced `stride` apart, with random kinds and
-// an occasional interloper.
-Trace sweep_trace(Rng& r, size_t n, u64 lines, u64 stride) {
-    Trace t;
-    for (size_t i = 0; i < n; ++i) {
-        u64 b = (i % lines) * stride + 3;
-        if (r.below(16) == 0) b = r.below(64) + 5000;
-        t.push_back({random_kind(r), b});
-    }
-    return t;
-}
-
-u64 gcd(u64 a, u64 b) { return b ? gcd(b, a % b) : a; }
-u64 lcm(u64 a, u64 b) { return a / gcd(a, b) * b; }
-
-u64 sets_of(const LevelConfig& l) { return l.size / (u64(l.line) * l.assoc); }
-
-// A random small geometry; PLRU needs a power-of-two associativity.
-LevelConfig random_geometry(Rng& r, Replacement rep, WritePolicy w, Inclusion inc) {
-    static const u64 kSets[] = {1, 2, 3, 4, 5, 8};
-    static const u32 kAssocAny[] = {1, 2, 3, 4, 6, 8};
-    static const u32 kAssocPow2[] = {1, 2, 4, 8};
-    u64 sets = kSets[r.below(6)];
-    u32 assoc = rep == Replacement::PLRU ? kAssocPow2[r.below(4)] : kAssocAny[r.below(6)];
-    if (r.below(12) == 0) {  // fully associative, more ways
-        sets = 1;
-        assoc = rep == Replacement::PLRU ? 16 : u32(10 + r.below(8));
-    }
-    return level(sets, assoc, rep, w, inc);
-}
-
-struct LevelChoice {
-    Replacement r;
-    WritePolicy w;
-    Inclusion i;
-};
-
-const Replacement kRepls[] = {Replacement::LRU, Replacement::FIFO, Replacement::PLRU, Replacement::Random};
-
-// The valid (write policy, inclusion) pairs of a level below level 1.
-const std::pair<WritePolicy, Inclusion> kLowerPolicies[] = {
-    {WritePolicy::WriteBack, Inclusion::NonInclusive},  {WritePolicy::WriteBack, Inclusion::Inclusive},
-    {WritePolicy::WriteBack, Inclusion::Exclusive},     {WritePolicy::WriteThrough, Inclusion::NonInclusive},
-    {WritePolicy::WriteThrough, Inclusion::Inclusive},
-};
-
-std::vector<LevelChoice> level0_choices() {
-    std::vector<LevelChoice> v;
-    for (Replacement r : kRepls)
-        for (WritePolicy w : {WritePolicy::WriteBack, WritePolicy::WriteThrough})
-            v.push_back({r, w, Inclusion::NonInclusive});
-    return v;
-}
-std::vector<LevelChoice> lower_choices() {
-    std::vector<LevelChoice> v;
-    for (Replacement r : kRepls)
-        for (auto& p : kLowerPolicies) v.push_back({r, p.first, p.second});
-    return v;
-}
-
-HierarchyConfig build(Rng& r, const std::vector<LevelChoice>& ch, bool split) {
-    HierarchyConfig c{};
-    c.levels = int(ch.size());
-    c.split_l1 = split;
-    for (size_t k = 0; k < ch.size(); ++k) c.level[k] = random_geometry(r, ch[k].r, ch[k].w, ch[k].i);
-    c.i1 = random_geometry(r, kRepls[r.below(4)], WritePolicy::WriteBack, Inclusion::NonInclusive);
-    c.icache = true;
-    c.random_seed = r.next();
-    c.memory_latency = 100;
-    return c;
-}
-
-// One mixed trace exercising the configuration: random accesses over a
-// universe a little larger than the whole hierarchy, conflicts in one or two
-// sets everywhere, and sweeps of assoc+1 lines of some level's set.
-Trace mixed_trace(Rng& r, const HierarchyConfig& c, size_t n) {
-    u64 period = 1, capacity = 0;
-    for (int k = 0; k < c.levels; ++k) {
-        period = lcm(period, sets_of(c.level[k]));
-        capacity += c.level[k].size / 64;
-    }
-    if (c.split_l1) period = lcm(period, sets_of(c.i1));
-    int k = int(r.below(u64(c.levels)));
-    Trace t;
-    auto append = [&](const Trace& part) { t.insert(t.end(), part.begin(), part.end()); };
-    append(random_trace(r, n / 3, capacity + 2 + r.below(capacity + 8)));
-    append(conflict_trace(r, n / 3, period, 1 + r.below(2), 2 + r.below(10)));
-    append(sweep_trace(r, n - 2 * (n / 3), c.level[k].assoc + 1, period));
-    return t;
-}
-
-}  // namespace
 
 TEST(HierarchyDifferential, OneLevelAllPolicies) {
     Rng r(1);
@@ -598,7 +363,7 @@ TEST(HierarchyDifferential, OneLevelAllPolicies) {
         for (bool split : {false, true})
             for (int rep = 0; rep < 8; ++rep) {
                 HierarchyConfig c = build(r, {l0}, split);
-                ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 600), 50));
+                ASSERT_TRUE(single_core_differential(c, 1, mixed_trace(r, c, 600), 50));
             }
 }
 
@@ -609,7 +374,7 @@ TEST(HierarchyDifferential, TwoLevelsAllCombinations) {
             for (bool split : {false, true})
                 for (int rep = 0; rep < 4; ++rep) {
                     HierarchyConfig c = build(r, {l0, l1}, split);
-                    ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 400), 40));
+                    ASSERT_TRUE(single_core_differential(c, 1, mixed_trace(r, c, 400), 40));
                 }
 }
 
@@ -621,7 +386,7 @@ TEST(HierarchyDifferential, ThreeLevelsAllCombinations) {
             for (const LevelChoice& l2 : lower)
                 for (bool split : {false, true}) {
                     HierarchyConfig c = build(r, {l0, l1, l2}, split);
-                    ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 240)));
+                    ASSERT_TRUE(single_core_differential(c, 1, mixed_trace(r, c, 240)));
                 }
 }
 
@@ -643,7 +408,7 @@ TEST(HierarchyDifferential, FourLevelsAllCombinations) {
                                 {kRepls[(rot + 3) % 4], p3.first, p3.second},
                             };
                             HierarchyConfig c = build(r, ch, split);
-                            ASSERT_TRUE(run_differential(c, mixed_trace(r, c, 200)));
+                            ASSERT_TRUE(single_core_differential(c, 1, mixed_trace(r, c, 200)));
                         }
 }
 
@@ -685,7 +450,7 @@ TEST(HierarchyDifferential, AdversarialGeometries) {
             }
             Trace rnd = random_trace(r, 400, 600);
             t.insert(t.end(), rnd.begin(), rnd.end());
-            ASSERT_TRUE(run_differential(c, t, 250));
+            ASSERT_TRUE(single_core_differential(c, 1, t, 250));
         }
     }
 }
@@ -708,9 +473,9 @@ TEST(HierarchyDifferential, LongTraceRealisticShapes) {
             // A mix of streaming, a hot working set and random far accesses.
             u64 sel = r.below(10);
             u64 b = sel < 4 ? (x++ % 5000) : sel < 8 ? r.below(300) : r.below(100000);
-            t.push_back({random_kind(r), b});
+            t.push_back({0, random_kind(r), b, kAllBytes});
         }
-        ASSERT_TRUE(run_differential(c, t, 2000));
+        ASSERT_TRUE(single_core_differential(c, 1, t, 2000));
     }
 }
 

@@ -371,78 +371,29 @@ W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections_start)(long count) {
 /* The generic entry points GCC 9+ calls for loops with task reductions and
  * the like delegate to the ones above; their wrappers only record the
  * user's call site for the codeptr of the runtime's events. */
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
-                                                   long a8, long a9) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
-                                                   long a8, long a9) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_9W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    LEAVE_RA();
-    return r;
-}
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                           long a7, long a8, long a9) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                           long a7, long a8, long a9) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_9W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9);
-    LEAVE_RA();
-    return r;
-}
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
-                                                       long a8, long a9, long a10) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_start)(long a1, long a2, long a3, long a4, long a5, long a6, long a7,
-                                                       long a8, long a9, long a10) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_10W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    LEAVE_RA();
-    return r;
-}
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                               long a7, long a8, long a9, long a10) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_ordered_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                               long a7, long a8, long a9, long a10) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_10W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10);
-    LEAVE_RA();
-    return r;
-}
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                            long a7, long a8) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                            long a7, long a8) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_8W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8);
-    LEAVE_RA();
-    return r;
-}
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                                long a7, long a8) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_doacross_start)(long a1, long a2, long a3, long a4, long a5, long a6,
-                                                                long a7, long a8) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_8W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8);
-    LEAVE_RA();
-    return r;
-}
+#define PARAMS8 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8)
+#define ARGS8 a1, a2, a3, a4, a5, a6, a7, a8
+#define PARAMS9 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9)
+#define ARGS9 a1, a2, a3, a4, a5, a6, a7, a8, a9
+#define PARAMS10 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9, long a10)
+#define ARGS10 a1, a2, a3, a4, a5, a6, a7, a8, a9, a10
+#define PASS_THROUGH(fn, params, args, call)                 \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {           \
+        OrigFn orig;                                         \
+        W r;                                                 \
+        VALGRIND_GET_ORIG_FN(orig);                          \
+        ENTER_RA();                                          \
+        call(r, orig, args);                                 \
+        LEAVE_RA();                                          \
+        return r;                                            \
+    }
+PASS_THROUGH(GOMP_loop_start, PARAMS9, ARGS9, CALL_FN_W_9W)
+PASS_THROUGH(GOMP_loop_ordered_start, PARAMS9, ARGS9, CALL_FN_W_9W)
+PASS_THROUGH(GOMP_loop_ull_start, PARAMS10, ARGS10, CALL_FN_W_10W)
+PASS_THROUGH(GOMP_loop_ull_ordered_start, PARAMS10, ARGS10, CALL_FN_W_10W)
+PASS_THROUGH(GOMP_loop_doacross_start, PARAMS8, ARGS8, CALL_FN_W_8W)
+PASS_THROUGH(GOMP_loop_ull_doacross_start, PARAMS8, ARGS8, CALL_FN_W_8W)
 W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) OMPSIM_UNSIM;
 W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) {
     OrigFn orig;
