@@ -21,7 +21,11 @@ for prog in "$@"; do
         if [ $i = 2 ]; then kill $busy; wait $busy 2>/dev/null; busy=; fi
     done
     for i in 2 3; do
-        cmp -s "$tmp/$name.1.xml" "$tmp/$name.$i.xml" || { echo "FAIL: $name run $i differs from run 1"; fail=1; }
+        if ! cmp -s "$tmp/$name.1.xml" "$tmp/$name.$i.xml"; then
+            echo "FAIL: $name run $i differs from run 1; first differences:"
+            diff "$tmp/$name.1.xml" "$tmp/$name.$i.xml" | head -n 8
+            fail=1
+        fi
     done
     cmp -s "$tmp/$name.4.xml" "$tmp/$name.5.xml" || { echo "FAIL: $name KMP_BLOCKTIME=0 runs differ"; fail=1; }
     grep -q 'deterministic="true"' "$tmp/$name.1.xml" || { echo "FAIL: $name not deterministic"; fail=1; }
