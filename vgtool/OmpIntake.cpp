@@ -529,7 +529,14 @@ CodeOwner owner_of(Addr a) {
     Addr hi = lo + VG_(DebugInfo_get_text_size)(di);
     bool in_text = a >= lo && a < hi;
     const HChar* so = VG_(DebugInfo_get_soname)(di);
-    if (!so) return kOwnerProgram;
+    // Objects without DT_SONAME (the program, Valgrind's and ompsim's
+    // preloads) are reported as "NONE": name those by their file instead,
+    // or the preload's malloc wrapper counts as the program's code whoever
+    // calls it.
+    if (!so || VG_(strcmp)(so, "NONE") == 0) {
+        const HChar* file = VG_(DebugInfo_get_filename)(di);
+        so = file ? VG_(basename)(file) : "";
+    }
     if (has_prefix(so, "libomp.so") || has_prefix(so, "libgomp.so") || has_prefix(so, "libiomp5.so")) {
         if (in_text && g_nruntime < 8) g_runtime[g_nruntime++] = Range{lo, hi};
         return kOwnerRuntime;
