@@ -3,6 +3,7 @@
 #include "DataStructures.h"
 #include "ProfileWriter.h"
 #include "SimHelpers.h"
+#include "StackRelocation.h"
 
 namespace ompsim {
 namespace coresim {
@@ -150,7 +151,12 @@ inline void cg_data(CoreCounters& c, const InstrInfo* n, AccessKind kind, u64 a,
     ds::record(a, kind, d);
 }
 
+// Where the stack accesses of the unit being replayed go.
+StackRelocation g_relocation;
+
 }  // namespace
+
+void set_stack_relocation(const StackRelocation& r) { g_relocation = r; }
 
 u32 run(const Ev& e) {
     u32 core = g_core;
@@ -180,7 +186,7 @@ u32 run(const Ev& e) {
                 if (cg) cg_fetch(c, n, true); else fetch(core, c, n);
                 instrs = 1;
             }
-            u64 a = e.w1 & kAddrMask;
+            u64 a = relocate(g_relocation, e.w1 & kAddrMask);
             u64 size = (e.w1 >> kSizeShift) & 0x7fff;
             if (cg) {
                 // Cachegrind counts a read-modify-write as one read.

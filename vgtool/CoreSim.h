@@ -5,7 +5,7 @@
 #ifndef OMPSIM_VGTOOL_CORESIM_H
 #define OMPSIM_VGTOOL_CORESIM_H
 
-#include "EventStream.h"
+#include "StackRelocation.h"
 
 namespace ompsim {
 
@@ -45,6 +45,9 @@ CoreCounters& counters(u32 slot);
 CoreClock& clock(u32 core);
 u32 cores_used();
 u32 slots_used();
+// Stack addresses of the events that follow move as `r` says
+// (StackRelocation.h).
+void set_stack_relocation(const StackRelocation& r);
 // Moves the clock of `core` forward to `t` (waiting).
 void wait_until(u32 core, ULong t);
 // OMPSIM_ZERO_COUNTERS: every slot's counters (clocks go on).

@@ -102,9 +102,28 @@ void refresh(ThreadId tid) {
 
 Unit* top(ThreadRec& t) { return t.depth ? t.stack[t.depth - 1] : t.base; }
 
+Unit* implicit_of(ThreadRec& t);
+
+// A unit's stack anchors (ReplayModel.h): the stack and the implicit task
+// when its recording starts; ref_sp, for a task's body or an implicit
+// task's outlined function, at the first instruction of the program it runs
+// (enter_owner), where the runtime called it. The runtime's frames above
+// that differ between the initial thread and the workers (by 64 bytes in
+// libomp 14), so the callback's stack pointer would not do.
+bool anchored_at_entry(const Unit* u) { return u->kind == UnitKind::Task || u->kind == UnitKind::Implicit; }
+
+void anchor(ThreadId tid, ThreadRec& t, Unit* u) {
+    if (u->stack_hi) return;  // a task resumed after a task switch keeps its first
+    Addr max = VG_(thread_get_stack_max)(tid);
+    u->stack_hi = max + 1;
+    u->stack_lo = u->stack_hi - VG_(thread_get_stack_size)(tid);
+    u->home = u->kind == UnitKind::Implicit ? u : implicit_of(t);
+}
+
 void push(ThreadId tid, Unit* u) {
     ThreadRec& t = rec(tid);
     if (t.depth == kMaxDepth) VG_(tool_panic)((HChar*)"ompsim: OpenMP nesting deeper than 64 units");
+    anchor(tid, t, u);
     t.stack[t.depth] = u;
     t.wait_at[t.depth] = t.wait;
     ++t.depth;
@@ -256,6 +275,13 @@ void enter_owner(UInt owner) {
     g_owner = owner;
     ThreadRec& t = rec(g_running);
     t.in_runtime = owner == kOwnerRuntime;
+    if (!t.in_runtime && t.depth) {
+        Unit* u = t.stack[t.depth - 1];
+        if (!u->ref_sp && anchored_at_entry(u)) {
+            // The return address the entry was called with is its frames' top.
+            u->ref_sp = VG_(get_SP)(g_running) + sizeof(Addr);
+        }
+    }
     refresh(g_running);
 }
 

@@ -1,6 +1,7 @@
 #include "Replay.h"
 
 #include "CoreSim.h"
+#include "StackRelocation.h"
 
 namespace ompsim {
 
@@ -464,9 +465,26 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b) {
     }
 }
 
+// The stack relocation of the unit on top of `s` (StackRelocation.h);
+// false if an anchor it needs is not recorded yet.
+bool relocate_top(Slot* s) {
+    Unit* u = top(s);
+    const Unit* home = u->kind == UnitKind::Implicit ? u : nullptr;
+    u32 open_tasks = 0;
+    for (u32 i = s->depth - 1; i > 0; --i) {
+        const Unit* below = s->stack[i - 1];
+        if (below->kind == UnitKind::Task) ++open_tasks;
+        if (below->kind == UnitKind::Implicit && !home) home = below;
+    }
+    if (!relocation_ready(u, home)) return false;
+    coresim::set_stack_relocation(relocation_for(u, home, open_tasks));
+    return true;
+}
+
 // Runs the slot for the rest of its quantum.
 Step run_slot(Slot* s) {
     coresim::enter(s->index, s->core);
+    Unit* relocated = nullptr;
     for (;;) {
         switch (s->state) {
             case SlotState::Idle:
@@ -524,6 +542,10 @@ Step run_slot(Slot* s) {
             ++g_progress;
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
+        }
+        if (u != relocated) {
+            if (!relocate_top(s)) return Step::Stall;
+            relocated = u;
         }
         stream::consume(u->s);
         u32 n = coresim::run(e);

@@ -52,6 +52,14 @@ struct Unit {
     Dep* deps;
     u32 ndeps;
     u64 raw_id;            // the preload's id (tasks)
+    // Where the unit was recorded: the recording thread's stack, its stack
+    // pointer where the unit's frames begin (ref_sp, 0 until known) and the
+    // implicit task it ran in (home; itself for an implicit task). The replay
+    // moves the unit's stack accesses to the stack of the slot that runs it
+    // (StackRelocation.h).
+    Addr stack_lo, stack_hi;
+    Addr ref_sp;
+    Unit* home;
     // ---- replay
     bool created;          // task: its kMkTask was replayed
     bool done;
@@ -62,6 +70,7 @@ struct Unit {
     u32 nsucc, succ_cap;
     Unit* next_ready;
     u64 order;             // replay creation order
+    Addr canon_sp;         // task: where the replay put its own frames
 };
 
 struct Loop {

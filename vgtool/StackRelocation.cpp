@@ -1,0 +1,38 @@
+#include "StackRelocation.h"
+
+namespace ompsim {
+
+namespace {
+
+StackRange range(Addr lo, Addr hi, Addr delta) { return hi > lo ? StackRange{lo, hi - lo, delta} : StackRange{0, 0, 0}; }
+
+bool moved(const Unit* u) {
+    return u->kind == UnitKind::Chunk || u->kind == UnitKind::Single || u->kind == UnitKind::Task;
+}
+
+// An anchor is missing while the unit that will record it may still run.
+bool missing(const Unit* a) { return a && !a->ref_sp && a->s && !a->s->closed; }
+
+}  // namespace
+
+bool relocation_ready(const Unit* u, const Unit* home) {
+    if (!moved(u)) return true;
+    return !missing(home) && !missing(u->home) && !(u->kind == UnitKind::Task && missing(u));
+}
+
+StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
+    StackRelocation rel{};
+    if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
+    u32 n = 0;
+    if (u->kind == UnitKind::Task && u->ref_sp) {
+        if (!u->canon_sp) u->canon_sp = home->ref_sp - kTaskFrames * (open_tasks + 1);
+        rel.r[n++] = range(u->stack_lo, u->ref_sp, u->canon_sp - u->ref_sp);
+        const Unit* p = u->parent;
+        if (p && p->kind == UnitKind::Task && p->ref_sp && p->canon_sp)
+            rel.r[n++] = range(p->stack_lo, p->ref_sp, p->canon_sp - p->ref_sp);
+    }
+    rel.r[n] = range(u->stack_lo, u->stack_hi, home->ref_sp - u->home->ref_sp);
+    return rel;
+}
+
+}  // namespace ompsim

@@ -1,0 +1,58 @@
+// Stack addresses in a stream are those of the thread that recorded it. An
+// implicit task is replayed on the slot of its own thread number, but a
+// dynamic chunk, a single body or a task goes to whichever slot the replay
+// gives it (Replay.h), and which thread recorded it depended on timing. So
+// that the simulated addresses do not, the replay moves the unit's stack
+// accesses onto the stack of the slot that runs it (docs/openmp.md,
+// "Stacks"):
+//  - frames outside the unit (the outlined function's locals a chunk reads,
+//    the loop bounds a GOMP loop keeps there): by the distance between the
+//    two threads' implicit-task anchors, so they land on the same frame of
+//    the running slot;
+//  - a task's own frames, which lie as deep as the place the thread picked
+//    the task up (a barrier, a taskwait, another task): at a fixed depth
+//    below the slot's implicit task, one kTaskFrames deeper per task already
+//    open on the slot;
+//  - its parent task's frames (shared variables of the creator): where the
+//    replay put that task's frames.
+// Addresses outside the recording thread's stack are left alone.
+#ifndef OMPSIM_VGTOOL_STACKRELOCATION_H
+#define OMPSIM_VGTOOL_STACKRELOCATION_H
+
+#include "ReplayModel.h"
+
+namespace ompsim {
+
+// 4 KiB per open task: the frames of the task bodies in the examples (a
+// recursive fib, a block update) take under 300 bytes; a task with deeper
+// frames overlaps the next one's in the simulated addresses only.
+constexpr Addr kTaskFrames = 4096;
+
+struct StackRange {
+    Addr lo, span, delta;  // [lo, lo + span) moves by delta
+};
+
+struct StackRelocation {
+    StackRange r[3];  // checked in order; span 0: unused
+};
+
+// Whether the anchors the relocation of `u` on a slot whose implicit task
+// is `home` needs are recorded (or will never be: their units ended).
+// An implicit task's anchor comes with its first program instruction, which
+// may follow markers the replay acts on (GOMP_parallel_loop_* starts the
+// loop before the outlined function runs).
+bool relocation_ready(const Unit* u, const Unit* home);
+// The relocation for the events of `u` replayed on a slot whose implicit
+// task is `home` (null: none), with `open_tasks` other tasks open on the
+// slot below it. Sets u->canon_sp (a task's own frames) on first use.
+StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks);
+
+inline Addr relocate(const StackRelocation& rel, Addr a) {
+    for (const StackRange& r : rel.r)
+        if (a - r.lo < r.span) return a + r.delta;
+    return a;
+}
+
+}  // namespace ompsim
+
+#endif
