@@ -342,6 +342,10 @@ void write_document(const RunInfo& run) {
 
 Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     if (!VG_IS_TOOL_USERREQ('O', 'M', args[0])) return False;
+    if (args[0] == OMPSIM_USERREQ_OMP_OWNER) {
+        *ret = omp::runtime_is_running(tid) ? 1 : 0;
+        return True;
+    }
     // Everything but OpenMP events reads or changes what the simulation
     // sees: the replay first catches up with what was recorded.
     if (args[0] != OMPSIM_USERREQ_OMP_EVENT) replay::advance();

@@ -9,15 +9,38 @@
  * (Cachegrind ignores the requests): tests/integration/cg_parity.sh runs
  * Cachegrind with this library in LD_PRELOAD so both tools see the same
  * client. A per-thread depth counter keeps nested calls (operator new calls
- * malloc) from reporting one block twice. */
+ * malloc) from reporting one block twice.
+ *
+ * Once an OpenMP runtime has registered the OMPT tool, the C library's
+ * allocation functions serve the runtime's own requests from a heap of
+ * their own (RuntimeHeap.c), unreported. */
 #include <stddef.h>
+#include <string.h>
 
 #include "ompsim.h"
+#include "OmpEvents.h"
 
 static __thread int depth;
 
 #define LIBC libcZdsoZa
 #define LIBSTDCXX libstdcZpZpZa
+
+/* RuntimeHeap.c */
+__attribute__((visibility("hidden"))) extern int ompsim_rt_heap_on;
+__attribute__((visibility("hidden"))) int ompsim_rt_owns(const void* p);
+__attribute__((visibility("hidden"))) void* ompsim_rt_alloc(size_t n, size_t align);
+__attribute__((visibility("hidden"))) size_t ompsim_rt_usable(const void* p);
+__attribute__((visibility("hidden"))) void ompsim_rt_free(void* p);
+
+/* The OpenMP runtime, not the program, asks (never under another tool). */
+static int runtime_asks(void) {
+    if (!ompsim_rt_heap_on || depth) return 0;
+    return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, OMPSIM_USERREQ_OMP_OWNER, 0, 0, 0, 0, 0) == 1;
+}
+
+/* `n` bytes with `align` from the runtime's heap if the runtime asks; NULL
+ * otherwise (or if that heap cannot serve it). */
+static void* runtime_alloc(size_t n, size_t align) { return runtime_asks() ? ompsim_rt_alloc(n, align) : NULL; }
 
 static void report_alloc(void* p, size_t n) {
     if (p && depth == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_HEAP_ALLOC, p, n, 0, 0, 0);
@@ -80,20 +103,107 @@ static void report_free(void* p) {
         --depth;                                                 \
     }
 
-WRAP_ALLOC1(LIBC, malloc)
-WRAP_ALLOC1(LIBC, valloc)
-WRAP_ALLOC1(LIBC, pvalloc)
-WRAP_ALLOC2(LIBC, calloc, a * b)
-WRAP_ALLOC2(LIBC, memalign, b)
-WRAP_ALLOC2(LIBC, aligned_alloc, b)
-WRAP_FREE(LIBC, free)
-WRAP_FREE(LIBC, cfree)
+/* The C library's functions first offer the runtime its own heap. */
+#define RT_FIRST(n, align)                     \
+    do {                                       \
+        void* rt = runtime_alloc((n), (align)); \
+        if (rt) return rt;                     \
+    } while (0)
+
+#define WRAP_LIBC_ALLOC1(fn, align)                              \
+    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t n);           \
+    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t n) {          \
+        OrigFn orig;                                             \
+        void* r;                                                 \
+        VALGRIND_GET_ORIG_FN(orig);                              \
+        RT_FIRST(n, align);                                      \
+        ++depth;                                                 \
+        CALL_FN_W_W(r, orig, n);                                 \
+        --depth;                                                 \
+        report_alloc(r, n);                                      \
+        return r;                                                \
+    }
+
+/* memalign(align, n), aligned_alloc(align, n) */
+#define WRAP_LIBC_ALIGNED(fn)                                    \
+    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t al, size_t n); \
+    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t al, size_t n) { \
+        OrigFn orig;                                             \
+        void* r;                                                 \
+        VALGRIND_GET_ORIG_FN(orig);                              \
+        if (al && !(al & (al - 1))) RT_FIRST(n, al);             \
+        ++depth;                                                 \
+        CALL_FN_W_WW(r, orig, al, n);                            \
+        --depth;                                                 \
+        report_alloc(r, n);                                      \
+        return r;                                                \
+    }
+
+#define WRAP_LIBC_FREE(fn)                                       \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(void* p);             \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(void* p) {            \
+        OrigFn orig;                                             \
+        VALGRIND_GET_ORIG_FN(orig);                              \
+        if (ompsim_rt_owns(p)) {                                 \
+            ompsim_rt_free(p);                                   \
+            return;                                              \
+        }                                                        \
+        report_free(p);                                          \
+        ++depth;                                                 \
+        CALL_FN_v_W(orig, p);                                    \
+        --depth;                                                 \
+    }
+
+WRAP_LIBC_ALLOC1(malloc, 16)
+WRAP_LIBC_ALLOC1(valloc, 4096)
+WRAP_LIBC_ALLOC1(pvalloc, 4096)
+WRAP_LIBC_ALIGNED(memalign)
+WRAP_LIBC_ALIGNED(aligned_alloc)
+WRAP_LIBC_FREE(free)
+WRAP_LIBC_FREE(cfree)
+
+void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b);
+void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) {
+    OrigFn orig;
+    void* r;
+    VALGRIND_GET_ORIG_FN(orig);
+    if (!b || a <= (size_t)-1 / b) {
+        r = runtime_alloc(a * b, 16);
+        if (r) {
+            memset(r, 0, a * b);
+            return r;
+        }
+    }
+    ++depth;
+    CALL_FN_W_WW(r, orig, a, b);
+    --depth;
+    report_alloc(r, a * b);
+    return r;
+}
 
 void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n);
 void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) {
     OrigFn orig;
     void* r;
     VALGRIND_GET_ORIG_FN(orig);
+    if (ompsim_rt_owns(p)) {
+        /* A runtime block grows within the runtime's heap (or, past its
+         * largest class, into glibc's, unreported). */
+        size_t old = ompsim_rt_usable(p);
+        if (n <= old) return p;
+        r = ompsim_rt_alloc(n, 16);
+        if (!r) {
+            ++depth;
+            CALL_FN_W_WW(r, orig, 0, n);
+            --depth;
+        }
+        if (r) {
+            memcpy(r, p, old);
+            ompsim_rt_free(p);
+        }
+        return r;
+    }
+    if (!p) RT_FIRST(n, 16);
     ++depth;
     CALL_FN_W_WW(r, orig, p, n);
     --depth;
@@ -108,6 +218,13 @@ int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size
     OrigFn orig;
     long r;
     VALGRIND_GET_ORIG_FN(orig);
+    if (align >= sizeof(void*) && !(align & (align - 1))) {
+        void* rt = runtime_alloc(n, align);
+        if (rt) {
+            *out = rt;
+            return 0;
+        }
+    }
     ++depth;
     CALL_FN_W_WWW(r, orig, out, align, n);
     --depth;

@@ -1,0 +1,114 @@
+/* Part of vgpreload_ompsim-amd64-linux.so: a heap of its own for the memory
+ * the OpenMP runtime allocates once it has registered the OMPT tool.
+ *
+ * Why: libomp allocates and frees with malloc from every thread (team and
+ * task structures, lock tables), so the state of glibc's arenas after a
+ * parallel region depended on timing, and with it the address of the
+ * program's next allocation (in examples/openmp/critical.c, the stdout
+ * buffer of its first printf moved by a few lines in about 1 run of 6).
+ * Served from here, the runtime's blocks never touch the program's heap.
+ *
+ * The heap wrappers (HeapWrappers.c) ask ompsim who runs the code that
+ * calls them (OMPSIM_USERREQ_OMP_OWNER: the program or the runtime, see
+ * vgtool/OmpIntake.h); only the runtime's requests come here, and only
+ * after ompt_start_tool, so serial programs and other tools never do.
+ * Blocks are size classes of 16 << k bytes (up to 1 MiB) with a 16-byte
+ * header, from a 4 GiB reservation (address space only; pages are touched
+ * as used); larger requests still go to glibc. One spin lock: the runtime
+ * allocates rarely (libomp 14 keeps its own pools for tasks and threads).
+ *
+ * Everything here is in the unsimulated section (OmpPreload.h). */
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "OmpPreload.h"
+
+#define RT_CLASSES 17 /* 16 B .. 1 MiB */
+#define RT_HEADER 16
+#define RT_RESERVE (4UL << 30)
+
+struct RtHeader {
+    unsigned long cls;  /* size class */
+    unsigned long back; /* bytes from the block's start to the user pointer */
+};
+
+OMPSIM_HID int ompsim_rt_heap_on;
+static char* rt_base;
+static char* rt_next;
+static char* rt_end;
+static void* rt_free_list[RT_CLASSES];
+static volatile int rt_lock;
+
+static void lock(void) {
+    while (__atomic_test_and_set(&rt_lock, __ATOMIC_ACQUIRE))
+        while (rt_lock) __builtin_ia32_pause();
+}
+static void unlock(void) { __atomic_clear(&rt_lock, __ATOMIC_RELEASE); }
+
+OMPSIM_UNSIM OMPSIM_HID int ompsim_rt_owns(const void* p) {
+    return rt_base && (const char*)p >= rt_base && (const char*)p < rt_end;
+}
+
+static OMPSIM_UNSIM int class_of(size_t n) {
+    int c = 0;
+    size_t size = 16;
+    while (size < n) {
+        size <<= 1;
+        if (++c == RT_CLASSES) return -1;
+    }
+    return c;
+}
+
+/* A block of class c (header included), or NULL. Called with the lock held. */
+static OMPSIM_UNSIM char* take(int c) {
+    void* b = rt_free_list[c];
+    if (b) {
+        rt_free_list[c] = *(void**)b;
+        return (char*)b;
+    }
+    if (!rt_base) {
+        void* m = mmap(NULL, RT_RESERVE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) return NULL;
+        rt_base = rt_next = (char*)m;
+        rt_end = rt_base + RT_RESERVE;
+    }
+    size_t size = (size_t)16 << c;
+    if ((size_t)(rt_end - rt_next) < size) return NULL;
+    char* r = rt_next;
+    rt_next += size;
+    return r;
+}
+
+/* n bytes aligned to `align` (a power of two, at least 16); NULL if this
+ * heap cannot serve it (the caller then uses glibc). */
+OMPSIM_UNSIM OMPSIM_HID void* ompsim_rt_alloc(size_t n, size_t align) {
+    if (align < 16) align = 16;
+    if (n > ((size_t)16 << (RT_CLASSES - 1)) || align > 4096) return NULL;
+    int c = class_of(n + RT_HEADER + align - 16);
+    if (c < 0) return NULL;
+    lock();
+    char* b = take(c);
+    unlock();
+    if (!b) return NULL;
+    char* p = (char*)(((unsigned long)b + RT_HEADER + align - 1) & ~(unsigned long)(align - 1));
+    struct RtHeader* h = (struct RtHeader*)(p - RT_HEADER);
+    h->cls = (unsigned long)c;
+    h->back = (unsigned long)(p - b);
+    return p;
+}
+
+OMPSIM_UNSIM OMPSIM_HID size_t ompsim_rt_usable(const void* p) {
+    const struct RtHeader* h = (const struct RtHeader*)((const char*)p - RT_HEADER);
+    return ((size_t)16 << h->cls) - h->back;
+}
+
+OMPSIM_UNSIM OMPSIM_HID void ompsim_rt_free(void* p) {
+    struct RtHeader* h = (struct RtHeader*)((char*)p - RT_HEADER);
+    int c = (int)h->cls;
+    char* b = (char*)p - h->back;
+    lock();
+    *(void**)b = rt_free_list[c];
+    rt_free_list[c] = b;
+    unlock();
+}
