@@ -573,15 +573,24 @@ void CoherentMachine::consume_record(u32 slot) {
     }
 }
 
+// The directory entry of the accessed block (kNone: no core holds it or
+// lost it): its loss record is consumed and ctx_.prev set to the
+// requesting core's state there ('I' if it holds no copy).
+u32 CoherentMachine::enter_directory() {
+    u32 s = dir_.find(ctx_.block);
+    if (s == CoherenceDirectory::kNone) return s;
+    consume_record(s);
+    ctx_.prev = dir_.holder(s, ctx_.core) ? dir_.state(s) : 'I';
+    return s;
+}
+
 // Before a write that is not a silent hit on a Modified line.
 void CoherentMachine::begin_write() {
     ctx_.dir = true;
-    u32 s = dir_.find(ctx_.block);
+    u32 s = enter_directory();
     if (s == CoherenceDirectory::kNone) return;
     u32 core = ctx_.core;
-    consume_record(s);
     bool self = dir_.holder(s, core);
-    ctx_.prev = self ? dir_.state(s) : 'I';
     if (self && ctx_.prev == 'S') {
         ctx_.flags |= kUpgrade;
         cstats(core).upgrades++;
@@ -614,12 +623,9 @@ void CoherentMachine::begin_write() {
 void CoherentMachine::read_crossing() {
     ctx_.crossed = true;
     ctx_.dir = true;
-    u32 s = dir_.find(ctx_.block);
+    u32 s = enter_directory();
     if (s == CoherenceDirectory::kNone) return;
-    u32 core = ctx_.core;
-    consume_record(s);
-    bool self = dir_.holder(s, core);
-    ctx_.prev = self ? dir_.state(s) : 'I';
+    bool self = dir_.holder(s, ctx_.core);
     u32 owner = CoherenceDirectory::kNone;
     if (!self && dir_.holders(s) > 0) {
         if (dir_.holders(s) == 1 && dir_.state(s) != 'S') owner = dir_.next_holder(s, 0);

@@ -161,6 +161,7 @@ private:
     void evict(int k, bool icache_side, u64 victim, bool dirty);
 
     // Coherence (multi-core only).
+    u32 enter_directory();
     void begin_write();
     void read_crossing();
     void finish();

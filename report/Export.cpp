@@ -107,13 +107,8 @@ Json determinism_json(const sir::Run& run) {
 
 Json coherence_json(const sir::Document& doc) {
     if (!doc.coherence) return Json(nullptr);
-    const sir::CoherenceTotals& k = *doc.coherence;
     Json j;
-    j["coherence_misses"] = k.coherence_misses;
-    j["false_sharing_misses"] = k.false_sharing_misses;
-    j["invalidations"] = k.invalidations;
-    j["c2c_transfers"] = k.c2c_transfers;
-    j["upgrades"] = k.upgrades;
+    for (const auto& f : sir::kCoherenceTotalsFields) j[f.column] = (*doc.coherence).*f.member;
     return j;
 }
 
@@ -147,13 +142,7 @@ Json threads_json(const sir::Document& doc) {
 Json cache_coherence_json(const std::optional<sir::CacheCoherence>& c) {
     if (!c) return Json(nullptr);
     Json j;
-    j["coherence_misses"] = c->coherence_misses;
-    j["false_sharing_misses"] = c->false_sharing_misses;
-    j["invalidations_received"] = c->invalidations_received;
-    j["invalidations_sent"] = c->invalidations_sent;
-    j["c2c_in"] = c->c2c_in;
-    j["c2c_out"] = c->c2c_out;
-    j["upgrades"] = c->upgrades;
+    for (const auto& f : sir::kCacheCoherenceFields) j[f.column] = (*c).*f.member;
     return j;
 }
 
@@ -196,8 +185,9 @@ std::string csv_threads(const sir::Document& doc) {
 std::string csv_cores(const sir::Document& doc) {
     std::string out = "core,instructions,cycles,busy_cycles,wait_cycles,cache";
     for (const char* k : kKindNames) out += fmt::format(",{0}_refs,{0}_misses", k);
-    out += ",evictions,writebacks,back_invalidations,victims_in,coherence_misses,false_sharing_misses,"
-           "invalidations_received,invalidations_sent,c2c_in,c2c_out,upgrades\n";
+    out += ",evictions,writebacks,back_invalidations,victims_in";
+    for (const auto& f : sir::kCacheCoherenceFields) out += std::string(",") + f.column;
+    out += "\n";
     for (const auto& c : *doc.cores)
         for (const auto& cs : c.cache_stats) {
             const sir::CacheStats& s = cs.stats;
@@ -205,22 +195,20 @@ std::string csv_cores(const sir::Document& doc) {
                                csv_field(s.name));
             for (int k = 0; k < 4; ++k) out += fmt::format(",{},{}", s.refs[k], s.misses[k]);
             out += fmt::format(",{},{},{},{}", s.evictions, s.writebacks, s.back_invalidations, s.victims_in);
-            if (const auto& k = cs.coherence)
-                out += fmt::format(",{},{},{},{},{},{},{}", k->coherence_misses, k->false_sharing_misses,
-                                   k->invalidations_received, k->invalidations_sent, k->c2c_in, k->c2c_out,
-                                   k->upgrades);
-            else
-                out += ",,,,,,,";  // no coherence counters (empty fields)
+            for (const auto& f : sir::kCacheCoherenceFields)  // empty fields: no coherence counters
+                out += cs.coherence ? "," + std::to_string((*cs.coherence).*f.member) : ",";
             out += "\n";
         }
     return out;
 }
 
 std::string csv_coherence(const sir::Document& doc) {
-    const sir::CoherenceTotals& k = *doc.coherence;
-    return fmt::format(
-        "coherence_misses,false_sharing_misses,invalidations,c2c_transfers,upgrades\n{},{},{},{},{}\n",
-        k.coherence_misses, k.false_sharing_misses, k.invalidations, k.c2c_transfers, k.upgrades);
+    std::string header, values;
+    for (const auto& f : sir::kCoherenceTotalsFields) {
+        header += std::string(header.empty() ? "" : ",") + f.column;
+        values += (values.empty() ? "" : ",") + std::to_string((*doc.coherence).*f.member);
+    }
+    return header + "\n" + values + "\n";
 }
 
 }  // namespace

@@ -194,15 +194,8 @@ void write_cores(Writer& w, const std::vector<Core>& cores) {
         for (const CoreCacheStats& s : c.cache_stats) {
             w.raw("      <cache-stats name=\"").esc(s.stats.name);
             write_cache_counters(w, s.stats);
-            if (const auto& k = s.coherence) {
-                w.raw("\" coherence-misses=\"").num(k->coherence_misses);
-                w.raw("\" false-sharing-misses=\"").num(k->false_sharing_misses);
-                w.raw("\" invalidations-received=\"").num(k->invalidations_received);
-                w.raw("\" invalidations-sent=\"").num(k->invalidations_sent);
-                w.raw("\" c2c-in=\"").num(k->c2c_in);
-                w.raw("\" c2c-out=\"").num(k->c2c_out);
-                w.raw("\" upgrades=\"").num(k->upgrades);
-            }
+            if (const auto& k = s.coherence)
+                for (const auto& f : kCacheCoherenceFields) w.raw("\" ").raw(f.attribute).raw("=\"").num((*k).*f.member);
             w.raw("\"/>\n");
         }
         w.raw("    </core>\n");
@@ -303,11 +296,9 @@ std::string to_xml(const Document& d) {
     w.raw("    <memory reads=\"").num(d.memory_reads);
     w.raw("\" writes=\"").num(d.memory_writes).raw("\"/>\n");
     if (const auto& k = d.coherence) {
-        w.raw("    <coherence coherence-misses=\"").num(k->coherence_misses);
-        w.raw("\" false-sharing-misses=\"").num(k->false_sharing_misses);
-        w.raw("\" invalidations=\"").num(k->invalidations);
-        w.raw("\" c2c-transfers=\"").num(k->c2c_transfers);
-        w.raw("\" upgrades=\"").num(k->upgrades).raw("\"/>\n");
+        w.raw("    <coherence");
+        for (const auto& f : kCoherenceTotalsFields) w.raw(" ").raw(f.attribute).raw("=\"").num((*k).*f.member).raw("\"");
+        w.raw("/>\n");
     }
     w.raw("  </totals>\n");
 
@@ -709,11 +700,7 @@ void check_false_sharing(const Element& e, uint64_t false_sharing, uint64_t cohe
 
 void read_coherence_totals(const Element& e, Document& d) {
     CoherenceTotals k;
-    k.coherence_misses = u64(e, "coherence-misses");
-    k.false_sharing_misses = u64(e, "false-sharing-misses");
-    k.invalidations = u64(e, "invalidations");
-    k.c2c_transfers = u64(e, "c2c-transfers");
-    k.upgrades = u64(e, "upgrades");
+    for (const auto& f : kCoherenceTotalsFields) k.*f.member = u64(e, f.attribute);
     check_false_sharing(e, k.false_sharing_misses, k.coherence_misses);
     d.coherence = k;
 }
@@ -1089,24 +1076,16 @@ void read_thread_section(const Element& e, Document& d) {
     d.threads = std::move(threads);
 }
 
-const char* const kCacheCoherenceAttributes[7] = {"coherence-misses", "false-sharing-misses",
-                                                  "invalidations-received", "invalidations-sent",
-                                                  "c2c-in", "c2c-out", "upgrades"};
+constexpr size_t kCoherenceCounters = sizeof kCacheCoherenceFields / sizeof kCacheCoherenceFields[0];
 
 CoreCacheStats core_cache_stats(const Element& c) {
     CoreCacheStats s;
     s.stats = cache_counters(c);
     bool any = false;
-    for (const char* n : kCacheCoherenceAttributes) any = any || c.attribute(n);
+    for (const auto& f : kCacheCoherenceFields) any = any || c.attribute(f.attribute);
     if (any) {  // all or none
         CacheCoherence k;
-        k.coherence_misses = u64(c, "coherence-misses");
-        k.false_sharing_misses = u64(c, "false-sharing-misses");
-        k.invalidations_received = u64(c, "invalidations-received");
-        k.invalidations_sent = u64(c, "invalidations-sent");
-        k.c2c_in = u64(c, "c2c-in");
-        k.c2c_out = u64(c, "c2c-out");
-        k.upgrades = u64(c, "upgrades");
+        for (const auto& f : kCacheCoherenceFields) k.*f.member = u64(c, f.attribute);
         check_false_sharing(c, k.false_sharing_misses, k.coherence_misses);
         s.coherence = k;
     }
@@ -1144,10 +1123,10 @@ Core read_core(const Element& ce, const Document& d, uint32_t cores) {
 
 // The sums of the coherence attributes over every core's private caches.
 struct CoherenceSums {
-    uint64_t v[7] = {0, 0, 0, 0, 0, 0, 0};  // in kCacheCoherenceAttributes order
+    uint64_t v[kCoherenceCounters] = {};  // in kCacheCoherenceFields order
     uint64_t& at(const char* name) {
-        for (int i = 0; i < 7; ++i)
-            if (std::strcmp(kCacheCoherenceAttributes[i], name) == 0) return v[i];
+        for (size_t i = 0; i < kCoherenceCounters; ++i)
+            if (std::strcmp(kCacheCoherenceFields[i].attribute, name) == 0) return v[i];
         return v[0];
     }
 };
@@ -1157,14 +1136,13 @@ void check_coherence_sums(const Element& cores_element, const Element* coherence
     for (const Core& c : *d.cores)
         for (const CoreCacheStats& s : c.cache_stats) {
             if (!s.coherence) continue;
-            const CacheCoherence& k = *s.coherence;
-            const uint64_t values[7] = {k.coherence_misses, k.false_sharing_misses, k.invalidations_received,
-                                        k.invalidations_sent, k.c2c_in, k.c2c_out, k.upgrades};
-            for (int i = 0; i < 7; ++i) {
-                if (sum.v[i] > UINT64_MAX - values[i])
-                    fail(cores_element.line, std::string("<cores>: the '") + kCacheCoherenceAttributes[i] +
+            for (size_t i = 0; i < kCoherenceCounters; ++i) {
+                const auto& f = kCacheCoherenceFields[i];
+                uint64_t value = (*s.coherence).*f.member;
+                if (sum.v[i] > UINT64_MAX - value)
+                    fail(cores_element.line, std::string("<cores>: the '") + f.attribute +
                                                  "' counts of the cores overflow a 64-bit sum");
-                sum.v[i] += values[i];
+                sum.v[i] += value;
             }
         }
     // Every transfer and every invalidation has a sender and a receiver.

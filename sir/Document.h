@@ -234,6 +234,35 @@ struct CacheCoherence {
     uint64_t upgrades = 0;
 };
 
+// The counters of <coherence> and of a core's coherence attributes, in
+// document order: the attribute, the name in ompsim-report's JSON and CSV
+// exports, the member. The writer, the reader and the exports go through
+// these lists, so a counter is added in one place.
+template <typename T>
+struct CounterField {
+    const char* attribute;
+    const char* column;
+    uint64_t T::*member;
+};
+
+inline constexpr CounterField<CoherenceTotals> kCoherenceTotalsFields[] = {
+    {"coherence-misses", "coherence_misses", &CoherenceTotals::coherence_misses},
+    {"false-sharing-misses", "false_sharing_misses", &CoherenceTotals::false_sharing_misses},
+    {"invalidations", "invalidations", &CoherenceTotals::invalidations},
+    {"c2c-transfers", "c2c_transfers", &CoherenceTotals::c2c_transfers},
+    {"upgrades", "upgrades", &CoherenceTotals::upgrades},
+};
+
+inline constexpr CounterField<CacheCoherence> kCacheCoherenceFields[] = {
+    {"coherence-misses", "coherence_misses", &CacheCoherence::coherence_misses},
+    {"false-sharing-misses", "false_sharing_misses", &CacheCoherence::false_sharing_misses},
+    {"invalidations-received", "invalidations_received", &CacheCoherence::invalidations_received},
+    {"invalidations-sent", "invalidations_sent", &CacheCoherence::invalidations_sent},
+    {"c2c-in", "c2c_in", &CacheCoherence::c2c_in},
+    {"c2c-out", "c2c_out", &CacheCoherence::c2c_out},
+    {"upgrades", "upgrades", &CacheCoherence::upgrades},
+};
+
 struct CoreCacheStats {
     CacheStats stats;
     std::optional<CacheCoherence> coherence;

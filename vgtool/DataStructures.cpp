@@ -236,6 +236,8 @@ void heap_alloc(ThreadId tid, Addr p, SizeT n) {
     g_mon.add_range(p, n, site->sid);
 }
 
+bool tracks_heap() { return g_auto; }
+
 void heap_free(Addr p) {
     if (!g_auto) return;
     Block* b = static_cast<Block*>(VG_(OSetGen_Lookup)(g_blocks, &p));

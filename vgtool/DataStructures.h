@@ -44,6 +44,9 @@ void set_replay_thread(u32 slot);
 void enable_coherence_columns();
 
 // Client requests.
+// Whether heap blocks become data structures (--monitor=yes); if not, the
+// heap requests change nothing and need no replay before them.
+bool tracks_heap();
 void heap_alloc(ThreadId tid, Addr p, SizeT n);
 void heap_free(Addr p);
 void name_range(Addr p, SizeT n, const HChar* name);

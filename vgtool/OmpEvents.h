@@ -26,10 +26,6 @@
 
 /* VG_USERREQ_TOOL_BASE('O','M') + 0x300 (see include/ompsim.h). */
 #define OMPSIM_USERREQ_OMP_EVENT (((unsigned)'O' << 24 | (unsigned)'M' << 16) + 0x300)
-/* Answers 1 if the OpenMP runtime's code called the code running now in the
- * asking thread, 0 if the program's did (vgtool/OmpIntake.h, CodeOwner);
- * the heap wrappers ask it (vgtool/preload/RuntimeHeap.c). */
-#define OMPSIM_USERREQ_OMP_OWNER (OMPSIM_USERREQ_OMP_EVENT + 1)
 
 typedef enum {
     /* The OMPT tool was initialised (a2 = runtime version number as OMPT

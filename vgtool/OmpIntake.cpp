@@ -285,8 +285,6 @@ void enter_owner(UInt owner) {
     refresh(g_running);
 }
 
-bool runtime_is_running(ThreadId tid) { return rec(tid).in_runtime; }
-
 void thread_running(ThreadId tid) {
     g_running = tid;
     g_owner = rec(tid).in_runtime ? kOwnerRuntime : kOwnerProgram;

@@ -55,8 +55,6 @@ CodeOwner owner_of(Addr a);
 // Code never recorded once threads run: PLT stubs and the dynamic linker
 // (lazy binding happens in whichever thread calls first).
 bool unrecorded_code(Addr a);
-// Whether thread `tid` runs code on the runtime's behalf now.
-bool runtime_is_running(ThreadId tid);
 // The running thread's current owner, read by the instrumented code.
 extern UInt g_owner;
 void enter_owner(UInt owner);

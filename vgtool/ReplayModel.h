@@ -52,9 +52,10 @@ struct Unit {
     Dep* deps;
     u32 ndeps;
     u64 raw_id;            // the preload's id (tasks)
-    // Where the unit was recorded: the recording thread's stack, its stack
-    // pointer where the unit's frames begin (ref_sp, 0 until known) and the
-    // implicit task it ran in (home; itself for an implicit task). The replay
+    // Where the unit was recorded: the recording thread's stack, the stack
+    // pointer where a task's or an implicit task's frames begin (ref_sp, 0
+    // until known; unused for chunks and singles) and the implicit task it
+    // ran in (home; itself for an implicit task). The replay
     // moves the unit's stack accesses to the stack of the slot that runs it
     // (StackRelocation.h).
     Addr stack_lo, stack_hi;

@@ -4,8 +4,6 @@ namespace ompsim {
 
 namespace {
 
-StackRange range(Addr lo, Addr hi, Addr delta) { return hi > lo ? StackRange{lo, hi - lo, delta} : StackRange{0, 0, 0}; }
-
 bool moved(const Unit* u) {
     return u->kind == UnitKind::Chunk || u->kind == UnitKind::Single || u->kind == UnitKind::Task;
 }
@@ -24,14 +22,17 @@ StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     StackRelocation rel{};
     if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
     u32 n = 0;
+    auto add = [&](Addr lo, Addr hi, Addr delta) {
+        if (hi > lo) rel.r[n++] = StackRange{lo, hi - lo, delta};
+    };
     if (u->kind == UnitKind::Task && u->ref_sp) {
         if (!u->canon_sp) u->canon_sp = home->ref_sp - kTaskFrames * (open_tasks + 1);
-        rel.r[n++] = range(u->stack_lo, u->ref_sp, u->canon_sp - u->ref_sp);
+        add(u->stack_lo, u->ref_sp, u->canon_sp - u->ref_sp);
         const Unit* p = u->parent;
         if (p && p->kind == UnitKind::Task && p->ref_sp && p->canon_sp)
-            rel.r[n++] = range(p->stack_lo, p->ref_sp, p->canon_sp - p->ref_sp);
+            add(p->stack_lo, p->ref_sp, p->canon_sp - p->ref_sp);
     }
-    rel.r[n] = range(u->stack_lo, u->stack_hi, home->ref_sp - u->home->ref_sp);
+    add(u->stack_lo, u->stack_hi, home->ref_sp - u->home->ref_sp);
     return rel;
 }
 

@@ -33,7 +33,7 @@ struct StackRange {
 };
 
 struct StackRelocation {
-    StackRange r[3];  // checked in order; span 0: unused
+    StackRange r[3];  // checked in order; the first with span 0 ends the list
 };
 
 // Whether the anchors the relocation of `u` on a slot whose implicit task
@@ -47,9 +47,13 @@ bool relocation_ready(const Unit* u, const Unit* home);
 // slot below it. Sets u->canon_sp (a task's own frames) on first use.
 StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks);
 
+// On every replayed data access: a unit that is not moved (the serial
+// part, an implicit task: most events) costs one compare.
 inline Addr relocate(const StackRelocation& rel, Addr a) {
-    for (const StackRange& r : rel.r)
+    for (const StackRange& r : rel.r) {
+        if (!r.span) break;
         if (a - r.lo < r.span) return a + r.delta;
+    }
     return a;
 }
 

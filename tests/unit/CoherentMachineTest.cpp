@@ -696,10 +696,7 @@ struct MultiResult {
     int P = m.private_levels();
     auto compare = [&]() {
         std::ostringstream o;
-        if (m.memory_reads() != ref.memory_reads())
-            o << " memory_reads " << m.memory_reads() << " vs " << ref.memory_reads();
-        if (m.memory_writes() != ref.memory_writes())
-            o << " memory_writes " << m.memory_writes() << " vs " << ref.memory_writes();
+        o << diff_memory(m, ref);
         if (m.cores_used() != ref.cores_used()) o << " cores_used " << m.cores_used() << " vs " << ref.cores_used();
         for (u32 c = 0; c < cores; ++c) {
             for (int k = 0; k < cfg.levels; ++k) {

@@ -92,6 +92,17 @@ inline std::string diff_stats(const LevelStats& a, const LevelStats& b) {
     return o.str();
 }
 
+// The memory traffic of the machine against a reference model's, as text
+// for a failure message (empty when they agree).
+template <typename Model, typename Reference>
+std::string diff_memory(const Model& m, const Reference& ref) {
+    std::ostringstream o;
+    if (m.memory_reads() != ref.memory_reads()) o << " memory_reads " << m.memory_reads() << " vs " << ref.memory_reads();
+    if (m.memory_writes() != ref.memory_writes())
+        o << " memory_writes " << m.memory_writes() << " vs " << ref.memory_writes();
+    return o.str();
+}
+
 inline std::vector<u64> universe_of(const Trace& t) {
     std::vector<u64> u;
     for (const Ref& r : t) u.push_back(r.block);
@@ -242,10 +253,7 @@ inline ::testing::AssertionResult single_core_differential(const HierarchyConfig
     };
     auto compare = [&]() {
         std::ostringstream o;
-        if (m.memory_reads() != ref.memory_reads())
-            o << " memory_reads " << m.memory_reads() << " vs " << ref.memory_reads();
-        if (m.memory_writes() != ref.memory_writes())
-            o << " memory_writes " << m.memory_writes() << " vs " << ref.memory_writes();
+        o << diff_memory(m, ref);
         for (int k = 0; k < cfg.levels; ++k)
             for (int side = 0; side < ((k == 0 && cfg.split_l1) ? 2 : 1); ++side) {
                 bool ic = side == 1;

@@ -35,7 +35,9 @@ struct CoherenceCounters {
 constexpr uint32_t kRefCoherenceMiss = 1u << 8, kRefFalseSharing = 1u << 9, kRefCacheToCache = 1u << 10,
                    kRefUpgrade = 1u << 11, kRefInvalidatedOthers = 1u << 12;
 
-class Coherent {
+class Coherent : public LevelChain<Coherent> {
+    friend class LevelChain<Coherent>;
+
 public:
     Coherent(const HierarchyConfig& c, uint32_t ncores) : cfg(c) {
         P = c.private_levels ? int(c.private_levels) : (c.levels >= 2 ? c.levels - 1 : 1);
@@ -382,43 +384,6 @@ private:
             return unsigned(L);
         }
         return write(k + 1, block);
-    }
-
-    void writeback(int k, uint64_t block) {
-        Level& Lv = level(k, false);
-        Lv.stats.refs[kWriteback] += 1;
-        Line* l = Lv.find(block);
-        if (l && Lv.write_back()) {
-            l->dirty = true;
-            return;
-        }
-        if (!l) {
-            Lv.stats.misses[kWriteback] += 1;
-            if (Lv.write_back() && !Lv.exclusive()) {
-                put(k, false, block, true);
-                return;
-            }
-        }
-        if (is_last(k))
-            mem_writes += 1;
-        else
-            writeback(k + 1, block);
-    }
-
-    void victim_insert(int k, uint64_t block, bool dirty) {
-        Level& Lv = level(k, false);
-        Lv.stats.victims_in += 1;
-        if (Line* l = Lv.find(block)) {
-            l->dirty = l->dirty || dirty;
-            Lv.touch(block);
-            return;
-        }
-        put(k, false, block, dirty);
-    }
-
-    void put(int k, bool ic, uint64_t block, bool dirty) {
-        std::optional<Line> victim = level(k, ic).fill(block, dirty);
-        if (victim) evict(k, ic, *victim);
     }
 
     void evict(int k, bool ic, Line victim) {

@@ -225,7 +225,58 @@ public:
     }
 };
 
-class Hierarchy {
+// Write-backs, victims and fills along a chain of levels, the same in the
+// single-core and in the coherent reference (ReferenceCoherent.h). Derived
+// provides level(k, ic), is_last(k), evict(k, ic, victim) and mem_writes.
+template <typename Derived>
+class LevelChain {
+protected:
+    void writeback(int k, uint64_t block) {
+        Level& L = self().level(k, false);
+        L.stats.refs[kWriteback] += 1;
+        Line* l = L.find(block);
+        bool absorbs = L.write_back();
+        if (l && absorbs) {
+            l->dirty = true;
+            return;
+        }
+        if (!l) {
+            L.stats.misses[kWriteback] += 1;
+            if (absorbs && !L.exclusive()) {
+                put(k, false, block, true);
+                return;
+            }
+        }
+        if (self().is_last(k))
+            self().mem_writes += 1;
+        else
+            writeback(k + 1, block);
+    }
+
+    void victim_insert(int k, uint64_t block, bool dirty) {
+        Level& L = self().level(k, false);
+        L.stats.victims_in += 1;
+        if (Line* l = L.find(block)) {
+            l->dirty = l->dirty || dirty;
+            L.touch(block);
+            return;
+        }
+        put(k, false, block, dirty);
+    }
+
+    // Fills a line at level k and deals with whatever it displaced.
+    void put(int k, bool ic, uint64_t block, bool dirty) {
+        std::optional<Line> victim = self().level(k, ic).fill(block, dirty);
+        if (victim) self().evict(k, ic, *victim);
+    }
+
+private:
+    Derived& self() { return static_cast<Derived&>(*this); }
+};
+
+class Hierarchy : public LevelChain<Hierarchy> {
+    friend class LevelChain<Hierarchy>;
+
 public:
     explicit Hierarchy(const HierarchyConfig& c) : cfg(c) {
         const uint64_t golden = 0x9E3779B97F4A7C15ull;
@@ -346,45 +397,6 @@ private:
             return unsigned(num_levels());
         }
         return write(k + 1, block);
-    }
-
-    void writeback(int k, uint64_t block) {
-        Level& L = level(k, false);
-        L.stats.refs[kWriteback] += 1;
-        Line* l = L.find(block);
-        bool absorbs = L.write_back();
-        if (l && absorbs) {
-            l->dirty = true;
-            return;
-        }
-        if (!l) {
-            L.stats.misses[kWriteback] += 1;
-            if (absorbs && !L.exclusive()) {
-                put(k, false, block, true);
-                return;
-            }
-        }
-        if (is_last(k))
-            mem_writes += 1;
-        else
-            writeback(k + 1, block);
-    }
-
-    void victim_insert(int k, uint64_t block, bool dirty) {
-        Level& L = level(k, false);
-        L.stats.victims_in += 1;
-        if (Line* l = L.find(block)) {
-            l->dirty = l->dirty || dirty;
-            L.touch(block);
-            return;
-        }
-        put(k, false, block, dirty);
-    }
-
-    // Fills a line at level k and deals with whatever it displaced.
-    void put(int k, bool ic, uint64_t block, bool dirty) {
-        std::optional<Line> victim = level(k, ic).fill(block, dirty);
-        if (victim) evict(k, ic, *victim);
     }
 
     void evict(int k, bool ic, Line victim) {

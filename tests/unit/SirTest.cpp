@@ -166,11 +166,8 @@ void expect_same_multicore(const Document& a, const Document& b) {
     }
     ASSERT_EQ(a.coherence.has_value(), b.coherence.has_value());
     if (a.coherence) {
-        EXPECT_EQ(a.coherence->coherence_misses, b.coherence->coherence_misses);
-        EXPECT_EQ(a.coherence->false_sharing_misses, b.coherence->false_sharing_misses);
-        EXPECT_EQ(a.coherence->invalidations, b.coherence->invalidations);
-        EXPECT_EQ(a.coherence->c2c_transfers, b.coherence->c2c_transfers);
-        EXPECT_EQ(a.coherence->upgrades, b.coherence->upgrades);
+        for (const auto& f : kCoherenceTotalsFields)
+            EXPECT_EQ((*a.coherence).*f.member, (*b.coherence).*f.member) << f.attribute;
     }
     ASSERT_EQ(a.threads.has_value(), b.threads.has_value());
     if (a.threads) {
@@ -200,13 +197,9 @@ void expect_same_multicore(const Document& a, const Document& b) {
                 const auto &p = x.cache_stats[k].coherence, &q = y.cache_stats[k].coherence;
                 ASSERT_EQ(p.has_value(), q.has_value());
                 if (!p) continue;
-                EXPECT_EQ(p->coherence_misses, q->coherence_misses);
-                EXPECT_EQ(p->false_sharing_misses, q->false_sharing_misses);
-                EXPECT_EQ(p->invalidations_received, q->invalidations_received);
-                EXPECT_EQ(p->invalidations_sent, q->invalidations_sent);
-                EXPECT_EQ(p->c2c_in, q->c2c_in);
-                EXPECT_EQ(p->c2c_out, q->c2c_out);
-                EXPECT_EQ(p->upgrades, q->upgrades);
+                for (const auto& f : kCacheCoherenceFields) {
+                    EXPECT_EQ((*p).*f.member, (*q).*f.member) << f.attribute;
+                }
             }
         }
     }

@@ -12,13 +12,12 @@
  * malloc) from reporting one block twice.
  *
  * Once an OpenMP runtime has registered the OMPT tool, the C library's
- * allocation functions serve the runtime's own requests from a heap of
- * their own (RuntimeHeap.c), unreported. */
+ * allocation functions serve requests from the runtime's code from a heap
+ * of their own (RuntimeHeap.c), unreported. */
 #include <stddef.h>
 #include <string.h>
 
 #include "ompsim.h"
-#include "OmpEvents.h"
 
 static __thread int depth;
 
@@ -27,20 +26,18 @@ static __thread int depth;
 
 /* RuntimeHeap.c */
 __attribute__((visibility("hidden"))) extern int ompsim_rt_heap_on;
+__attribute__((visibility("hidden"))) int ompsim_rt_caller(const void* ra);
 __attribute__((visibility("hidden"))) int ompsim_rt_owns(const void* p);
 __attribute__((visibility("hidden"))) void* ompsim_rt_alloc(size_t n, size_t align);
 __attribute__((visibility("hidden"))) size_t ompsim_rt_usable(const void* p);
 __attribute__((visibility("hidden"))) void ompsim_rt_free(void* p);
 
-/* The OpenMP runtime, not the program, asks (never under another tool). */
-static int runtime_asks(void) {
-    if (!ompsim_rt_heap_on || depth) return 0;
-    return VALGRIND_DO_CLIENT_REQUEST_EXPR(0, OMPSIM_USERREQ_OMP_OWNER, 0, 0, 0, 0, 0) == 1;
+/* `n` bytes with `align` from the runtime's heap if the wrapper's caller
+ * (return address `ra`) is the OpenMP runtime; NULL otherwise (or if that
+ * heap cannot serve it). */
+static void* runtime_alloc(size_t n, size_t align, const void* ra) {
+    return ompsim_rt_heap_on && !depth && ompsim_rt_caller(ra) ? ompsim_rt_alloc(n, align) : NULL;
 }
-
-/* `n` bytes with `align` from the runtime's heap if the runtime asks; NULL
- * otherwise (or if that heap cannot serve it). */
-static void* runtime_alloc(size_t n, size_t align) { return runtime_asks() ? ompsim_rt_alloc(n, align) : NULL; }
 
 static void report_alloc(void* p, size_t n) {
     if (p && depth == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_HEAP_ALLOC, p, n, 0, 0, 0);
@@ -49,13 +46,25 @@ static void report_free(void* p) {
     if (p && depth == 0) VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_HEAP_FREE, p, 0, 0, 0, 0);
 }
 
+/* The C library's functions first offer the runtime its own heap
+ * (`align` 0: never, as for operator new, which libomp does not call). */
+#define RT_FIRST(n, align)                                        \
+    do {                                                          \
+        size_t al_ = (align);                                     \
+        if (al_ && !(al_ & (al_ - 1))) {                          \
+            void* rt = runtime_alloc((n), al_, __builtin_return_address(0)); \
+            if (rt) return rt;                                    \
+        }                                                         \
+    } while (0)
+
 /* void* f(size_t) : malloc, valloc, operator new and new[] */
-#define WRAP_ALLOC1(soname, fn)                                  \
+#define WRAP_ALLOC1(soname, fn, rt_align)                        \
     void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n);         \
     void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) {        \
         OrigFn orig;                                             \
         void* r;                                                 \
         VALGRIND_GET_ORIG_FN(orig);                              \
+        RT_FIRST(n, rt_align);                                   \
         ++depth;                                                 \
         CALL_FN_W_W(r, orig, n);                                 \
         --depth;                                                 \
@@ -63,13 +72,15 @@ static void report_free(void* p) {
         return r;                                                \
     }
 
-/* void* f(size_t, X) : aligned or nothrow operator new, memalign (align first) */
-#define WRAP_ALLOC2(soname, fn, size_arg)                        \
+/* void* f(size_t, X) : aligned or nothrow operator new, memalign and
+ * aligned_alloc (align first) */
+#define WRAP_ALLOC2(soname, fn, size_arg, rt_align)              \
     void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t a, size_t b); \
     void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t a, size_t b) { \
         OrigFn orig;                                             \
         void* r;                                                 \
         VALGRIND_GET_ORIG_FN(orig);                              \
+        RT_FIRST(size_arg, rt_align);                            \
         ++depth;                                                 \
         CALL_FN_W_WW(r, orig, a, b);                             \
         --depth;                                                 \
@@ -97,70 +108,23 @@ static void report_free(void* p) {
     void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p, size_t a, size_t b) { \
         OrigFn orig;                                             \
         VALGRIND_GET_ORIG_FN(orig);                              \
-        report_free(p);                                          \
-        ++depth;                                                 \
-        CALL_FN_v_WWW(orig, p, a, b);                            \
-        --depth;                                                 \
-    }
-
-/* The C library's functions first offer the runtime its own heap. */
-#define RT_FIRST(n, align)                     \
-    do {                                       \
-        void* rt = runtime_alloc((n), (align)); \
-        if (rt) return rt;                     \
-    } while (0)
-
-#define WRAP_LIBC_ALLOC1(fn, align)                              \
-    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t n);           \
-    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t n) {          \
-        OrigFn orig;                                             \
-        void* r;                                                 \
-        VALGRIND_GET_ORIG_FN(orig);                              \
-        RT_FIRST(n, align);                                      \
-        ++depth;                                                 \
-        CALL_FN_W_W(r, orig, n);                                 \
-        --depth;                                                 \
-        report_alloc(r, n);                                      \
-        return r;                                                \
-    }
-
-/* memalign(align, n), aligned_alloc(align, n) */
-#define WRAP_LIBC_ALIGNED(fn)                                    \
-    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t al, size_t n); \
-    void* I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(size_t al, size_t n) { \
-        OrigFn orig;                                             \
-        void* r;                                                 \
-        VALGRIND_GET_ORIG_FN(orig);                              \
-        if (al && !(al & (al - 1))) RT_FIRST(n, al);             \
-        ++depth;                                                 \
-        CALL_FN_W_WW(r, orig, al, n);                            \
-        --depth;                                                 \
-        report_alloc(r, n);                                      \
-        return r;                                                \
-    }
-
-#define WRAP_LIBC_FREE(fn)                                       \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(void* p);             \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBC, fn)(void* p) {            \
-        OrigFn orig;                                             \
-        VALGRIND_GET_ORIG_FN(orig);                              \
         if (ompsim_rt_owns(p)) {                                 \
             ompsim_rt_free(p);                                   \
             return;                                              \
         }                                                        \
         report_free(p);                                          \
         ++depth;                                                 \
-        CALL_FN_v_W(orig, p);                                    \
+        CALL_FN_v_WWW(orig, p, a, b);                            \
         --depth;                                                 \
     }
 
-WRAP_LIBC_ALLOC1(malloc, 16)
-WRAP_LIBC_ALLOC1(valloc, 4096)
-WRAP_LIBC_ALLOC1(pvalloc, 4096)
-WRAP_LIBC_ALIGNED(memalign)
-WRAP_LIBC_ALIGNED(aligned_alloc)
-WRAP_LIBC_FREE(free)
-WRAP_LIBC_FREE(cfree)
+WRAP_ALLOC1(LIBC, malloc, 16)
+WRAP_ALLOC1(LIBC, valloc, 4096)
+WRAP_ALLOC1(LIBC, pvalloc, 4096)
+WRAP_ALLOC2(LIBC, memalign, b, a)
+WRAP_ALLOC2(LIBC, aligned_alloc, b, a)
+WRAP_FREE(LIBC, free)
+WRAP_FREE(LIBC, cfree)
 
 void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b);
 void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) {
@@ -168,7 +132,7 @@ void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) {
     void* r;
     VALGRIND_GET_ORIG_FN(orig);
     if (!b || a <= (size_t)-1 / b) {
-        r = runtime_alloc(a * b, 16);
+        r = runtime_alloc(a * b, 16, __builtin_return_address(0));
         if (r) {
             memset(r, 0, a * b);
             return r;
@@ -219,7 +183,7 @@ int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size
     long r;
     VALGRIND_GET_ORIG_FN(orig);
     if (align >= sizeof(void*) && !(align & (align - 1))) {
-        void* rt = runtime_alloc(n, align);
+        void* rt = runtime_alloc(n, align, __builtin_return_address(0));
         if (rt) {
             *out = rt;
             return 0;
@@ -235,12 +199,12 @@ int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size
 /* C++: operator new/new[] (plain, nothrow, aligned, aligned nothrow) and
  * every operator delete/delete[], mangled as in the Itanium ABI (size_t is
  * unsigned long: 'm'). */
-WRAP_ALLOC1(LIBSTDCXX, _Znwm)
-WRAP_ALLOC1(LIBSTDCXX, _Znam)
-WRAP_ALLOC2(LIBSTDCXX, _ZnwmRKSt9nothrow_t, a)
-WRAP_ALLOC2(LIBSTDCXX, _ZnamRKSt9nothrow_t, a)
-WRAP_ALLOC2(LIBSTDCXX, _ZnwmSt11align_val_t, a)
-WRAP_ALLOC2(LIBSTDCXX, _ZnamSt11align_val_t, a)
+WRAP_ALLOC1(LIBSTDCXX, _Znwm, 0)
+WRAP_ALLOC1(LIBSTDCXX, _Znam, 0)
+WRAP_ALLOC2(LIBSTDCXX, _ZnwmRKSt9nothrow_t, a, 0)
+WRAP_ALLOC2(LIBSTDCXX, _ZnamRKSt9nothrow_t, a, 0)
+WRAP_ALLOC2(LIBSTDCXX, _ZnwmSt11align_val_t, a, 0)
+WRAP_ALLOC2(LIBSTDCXX, _ZnamSt11align_val_t, a, 0)
 WRAP_ALLOC3(LIBSTDCXX, _ZnwmSt11align_val_tRKSt9nothrow_t)
 WRAP_ALLOC3(LIBSTDCXX, _ZnamSt11align_val_tRKSt9nothrow_t)
 WRAP_FREE(LIBSTDCXX, _ZdlPv)

@@ -199,115 +199,74 @@ static void defer_end(struct Deferred saved, omp_word lb, omp_word ub_incl, omp_
  * GOMP_loop_dynamic_start, ...) reports; the outer one only passes its
  * caller's return address on. */
 
-/* int GOMP_loop_<name>_start(long lb, long ub, long str, long chunk, long* p_lb, long* p_ub) */
-#define GOMP_START(name, kind)                                                                                      \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long chunk, long* p_lb, \
-                                                                long* p_ub) OMPSIM_UNSIM;                           \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long chunk, long* p_lb, \
-                                                                long* p_ub) {                                       \
-        OrigFn orig;                                                                                                \
-        W r;                                                                                                        \
-        VALGRIND_GET_ORIG_FN(orig);                                                                                 \
-        ENTER_RA();                                                                                                 \
-        struct Deferred saved = defer_begin();                                                                      \
-        CALL_FN_W_6W(r, orig, lb, ub, str, chunk, p_lb, p_ub);                                                      \
-        LEAVE_RA();                                                                                                 \
-        defer_end(saved, (omp_word)lb, (omp_word)(str > 0 ? ub - 1 : ub + 1), (omp_word)str,                        \
-                  sched_word(kind, (omp_word)chunk));                                                               \
-        return r;                                                                                                   \
+/* A wrapper of libomp's `fn` that records its caller's return address
+ * around the call (ENTER_RA/LEAVE_RA): `params` its parameter list,
+ * `before` and `after` statements around `call`, the call of the real
+ * function (into r). */
+#define RA_WRAP(fn, params, before, call, after)               \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {             \
+        OrigFn orig;                                           \
+        W r;                                                   \
+        VALGRIND_GET_ORIG_FN(orig);                            \
+        ENTER_RA();                                            \
+        before;                                                \
+        call;                                                  \
+        LEAVE_RA();                                            \
+        after;                                                 \
+        return r;                                              \
     }
+
+/* A GOMP_*_start wrapper: LOOP_INIT with the loop's first index, inclusive
+ * last index, stride and schedule word, then the deferred first chunk. */
+#define DEFERRED_START(fn, params, call, lb_, ub_incl, st_, sched_) \
+    RA_WRAP(fn, params, struct Deferred saved = defer_begin(), call, defer_end(saved, lb_, ub_incl, st_, sched_))
+
+/* GOMP's end is exclusive. */
+#define GOMP_LAST(ub, str) ((omp_word)((str) > 0 ? (ub)-1 : (ub) + 1))
+
+/* int GOMP_loop_<name>_start(long lb, long ub, long str, long chunk, long* p_lb, long* p_ub) */
+#define GOMP_START(name, kind)                                                                          \
+    DEFERRED_START(GOMP_loop_##name##_start,                                                            \
+                   (long lb, long ub, long str, long chunk, long* p_lb, long* p_ub),                   \
+                   CALL_FN_W_6W(r, orig, lb, ub, str, chunk, p_lb, p_ub), (omp_word)lb, GOMP_LAST(ub, str), \
+                   (omp_word)str, sched_word(kind, (omp_word)chunk))
 
 /* int GOMP_loop_<name>_start(long lb, long ub, long str, long* p_lb, long* p_ub) */
-#define GOMP_RUNTIME_START(name, kind)                                                                              \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long* p_lb, long* p_ub) \
-        OMPSIM_UNSIM;                                                                                               \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##name##_start)(long lb, long ub, long str, long* p_lb,             \
-                                                                long* p_ub) {                                       \
-        OrigFn orig;                                                                                                \
-        W r;                                                                                                        \
-        VALGRIND_GET_ORIG_FN(orig);                                                                                 \
-        ENTER_RA();                                                                                                 \
-        struct Deferred saved = defer_begin();                                                                      \
-        CALL_FN_W_5W(r, orig, lb, ub, str, p_lb, p_ub);                                                             \
-        LEAVE_RA();                                                                                                 \
-        defer_end(saved, (omp_word)lb, (omp_word)(str > 0 ? ub - 1 : ub + 1), (omp_word)str, sched_word(kind, 0));  \
-        return r;                                                                                                   \
-    }
+#define GOMP_RUNTIME_START(name, kind)                                                                    \
+    DEFERRED_START(GOMP_loop_##name##_start, (long lb, long ub, long str, long* p_lb, long* p_ub),        \
+                   CALL_FN_W_5W(r, orig, lb, ub, str, p_lb, p_ub), (omp_word)lb, GOMP_LAST(ub, str),     \
+                   (omp_word)str, sched_word(kind, 0))
 
-/* The unsigned long long loops: `up` tells the direction, str is the
- * magnitude of the step (libomp: stride = up ? str : -str). */
+/* The unsigned long long loops: `up` (a bool) tells the direction, str is
+ * the magnitude of the step (libomp: stride = up ? str : -str). */
 typedef unsigned long long ull;
-#define ULL_UB(up, ub) ((omp_word)((up) ? (ub)-1 : (ub) + 1))
-#define ULL_ST(up, str) ((omp_word)((up) ? (long long)(str) : -(long long)(str)))
+#define ULL_UB(up, ub) ((omp_word)((unsigned char)(up) ? (ub)-1 : (ub) + 1))
+#define ULL_ST(up, str) ((omp_word)((unsigned char)(up) ? (long long)(str) : -(long long)(str)))
 
 /* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull chunk, ull* p_lb, ull* p_ub) */
-#define GOMP_ULL_START(name, kind)                                                                               \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull chunk, \
-                                                                    ull* p_lb, ull* p_ub) OMPSIM_UNSIM;          \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull chunk, \
-                                                                    ull* p_lb, ull* p_ub) {                      \
-        OrigFn orig;                                                                                             \
-        W r;                                                                                                     \
-        VALGRIND_GET_ORIG_FN(orig);                                                                              \
-        ENTER_RA();                                                                                              \
-        struct Deferred saved = defer_begin();                                                                   \
-        CALL_FN_W_7W(r, orig, up, lb, ub, str, chunk, p_lb, p_ub);                                               \
-        LEAVE_RA();                                                                                              \
-        up = (unsigned char)up;                                                                                  \
-        defer_end(saved, (omp_word)lb, ULL_UB(up, ub), ULL_ST(up, str), sched_word(kind, (omp_word)chunk));      \
-        return r;                                                                                                \
-    }
+#define GOMP_ULL_START(name, kind)                                                                       \
+    DEFERRED_START(GOMP_loop_ull_##name##_start,                                                         \
+                   (long up, ull lb, ull ub, ull str, ull chunk, ull* p_lb, ull* p_ub),                  \
+                   CALL_FN_W_7W(r, orig, up, lb, ub, str, chunk, p_lb, p_ub), (omp_word)lb, ULL_UB(up, ub), \
+                   ULL_ST(up, str), sched_word(kind, (omp_word)chunk))
 
 /* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub) */
-#define GOMP_ULL_RUNTIME_START(name, kind)                                                                       \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull* p_lb, \
-                                                                    ull* p_ub) OMPSIM_UNSIM;                     \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_ull_##name##_start)(long up, ull lb, ull ub, ull str, ull* p_lb, \
-                                                                    ull* p_ub) {                                 \
-        OrigFn orig;                                                                                             \
-        W r;                                                                                                     \
-        VALGRIND_GET_ORIG_FN(orig);                                                                              \
-        ENTER_RA();                                                                                              \
-        struct Deferred saved = defer_begin();                                                                   \
-        CALL_FN_W_6W(r, orig, up, lb, ub, str, p_lb, p_ub);                                                      \
-        LEAVE_RA();                                                                                              \
-        up = (unsigned char)up;                                                                                  \
-        defer_end(saved, (omp_word)lb, ULL_UB(up, ub), ULL_ST(up, str), sched_word(kind, 0));                    \
-        return r;                                                                                                \
-    }
+#define GOMP_ULL_RUNTIME_START(name, kind)                                                                   \
+    DEFERRED_START(GOMP_loop_ull_##name##_start, (long up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub),   \
+                   CALL_FN_W_6W(r, orig, up, lb, ub, str, p_lb, p_ub), (omp_word)lb, ULL_UB(up, ub),        \
+                   ULL_ST(up, str), sched_word(kind, 0))
 
 /* doacross (ordered(n)) loops: the outermost loop, [0, counts[0]) step 1.
  * int GOMP_loop_doacross_<name>_start(unsigned n, long* counts, long chunk, long* p_lb, long* p_ub) */
-#define GOMP_DOACROSS_START(ull_, T, kind)                                                                       \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_##kind##_start)(long n, T* counts, T chunk,     \
-                                                                                 T* p_lb, T* p_ub) OMPSIM_UNSIM; \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_##kind##_start)(long n, T* counts, T chunk,     \
-                                                                                 T* p_lb, T* p_ub) {             \
-        OrigFn orig;                                                                                             \
-        W r;                                                                                                     \
-        VALGRIND_GET_ORIG_FN(orig);                                                                              \
-        ENTER_RA();                                                                                              \
-        struct Deferred saved = defer_begin();                                                                   \
-        CALL_FN_W_5W(r, orig, n, counts, chunk, p_lb, p_ub);                                                     \
-        LEAVE_RA();                                                                                              \
-        defer_end(saved, 0, (omp_word)counts[0] - 1, 1, sched_word(DOACROSS_##kind, (omp_word)chunk));           \
-        return r;                                                                                                \
-    }
-#define GOMP_DOACROSS_RUNTIME_START(ull_, T)                                                                         \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_runtime_start)(long n, T* counts, T* p_lb, T* p_ub) \
-        OMPSIM_UNSIM;                                                                                                \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_loop_##ull_##doacross_runtime_start)(long n, T* counts, T* p_lb,          \
-                                                                                T* p_ub) {                           \
-        OrigFn orig;                                                                                                 \
-        W r;                                                                                                         \
-        VALGRIND_GET_ORIG_FN(orig);                                                                                  \
-        ENTER_RA();                                                                                                  \
-        struct Deferred saved = defer_begin();                                                                       \
-        CALL_FN_W_WWWW(r, orig, n, counts, p_lb, p_ub);                                                              \
-        LEAVE_RA();                                                                                                  \
-        defer_end(saved, 0, (omp_word)counts[0] - 1, 1, sched_word(OMP_SCHED_RUNTIME, 0));                           \
-        return r;                                                                                                    \
-    }
+#define GOMP_DOACROSS_START(ull_, T, kind)                                                              \
+    DEFERRED_START(GOMP_loop_##ull_##doacross_##kind##_start, (long n, T* counts, T chunk, T* p_lb, T* p_ub), \
+                   CALL_FN_W_5W(r, orig, n, counts, chunk, p_lb, p_ub), 0, (omp_word)counts[0] - 1, 1,   \
+                   sched_word(DOACROSS_##kind, (omp_word)chunk))
+#define GOMP_DOACROSS_RUNTIME_START(ull_, T)                                                          \
+    DEFERRED_START(GOMP_loop_##ull_##doacross_runtime_start, (long n, T* counts, T* p_lb, T* p_ub),   \
+                   CALL_FN_W_WWWW(r, orig, n, counts, p_lb, p_ub), 0, (omp_word)counts[0] - 1, 1,     \
+                   sched_word(OMP_SCHED_RUNTIME, 0))
 #define DOACROSS_static OMP_SCHED_STATIC
 #define DOACROSS_dynamic OMP_SCHED_DYNAMIC
 #define DOACROSS_guided OMP_SCHED_GUIDED
@@ -355,55 +314,28 @@ GOMP_DOACROSS_RUNTIME_START(ull_, ull)
 
 /* unsigned GOMP_sections_start(unsigned count): section numbers 1..count,
  * 0 = no more. */
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections_start)(long count) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections_start)(long count) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    struct Deferred saved = defer_begin();
-    CALL_FN_W_W(r, orig, count);
-    LEAVE_RA();
-    defer_end(saved, 1, (unsigned)count, 1, sched_word(OMP_SCHED_SECTIONS, 1));
-    return r;
-}
+DEFERRED_START(GOMP_sections_start, (long count), CALL_FN_W_W(r, orig, count), 1, (unsigned)count, 1,
+               sched_word(OMP_SCHED_SECTIONS, 1))
 
 /* The generic entry points GCC 9+ calls for loops with task reductions and
  * the like delegate to the ones above; their wrappers only record the
  * user's call site for the codeptr of the runtime's events. */
+#define PARAMS3 (long a1, long a2, long a3)
+#define ARGS3 a1, a2, a3
 #define PARAMS8 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8)
 #define ARGS8 a1, a2, a3, a4, a5, a6, a7, a8
 #define PARAMS9 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9)
 #define ARGS9 a1, a2, a3, a4, a5, a6, a7, a8, a9
 #define PARAMS10 (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9, long a10)
 #define ARGS10 a1, a2, a3, a4, a5, a6, a7, a8, a9, a10
-#define PASS_THROUGH(fn, params, args, call)                 \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {           \
-        OrigFn orig;                                         \
-        W r;                                                 \
-        VALGRIND_GET_ORIG_FN(orig);                          \
-        ENTER_RA();                                          \
-        call(r, orig, args);                                 \
-        LEAVE_RA();                                          \
-        return r;                                            \
-    }
+#define PASS_THROUGH(fn, params, args, call) RA_WRAP(fn, params, (void)0, call(r, orig, args), (void)0)
 PASS_THROUGH(GOMP_loop_start, PARAMS9, ARGS9, CALL_FN_W_9W)
 PASS_THROUGH(GOMP_loop_ordered_start, PARAMS9, ARGS9, CALL_FN_W_9W)
 PASS_THROUGH(GOMP_loop_ull_start, PARAMS10, ARGS10, CALL_FN_W_10W)
 PASS_THROUGH(GOMP_loop_ull_ordered_start, PARAMS10, ARGS10, CALL_FN_W_10W)
 PASS_THROUGH(GOMP_loop_doacross_start, PARAMS8, ARGS8, CALL_FN_W_8W)
 PASS_THROUGH(GOMP_loop_ull_doacross_start, PARAMS8, ARGS8, CALL_FN_W_8W)
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_sections2_start)(long a1, long a2, long a3) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    ENTER_RA();
-    CALL_FN_W_WWW(r, orig, a1, a2, a3);
-    LEAVE_RA();
-    return r;
-}
+PASS_THROUGH(GOMP_sections2_start, PARAMS3, ARGS3, CALL_FN_W_WWW)
 
 /* ---------------------------------------------------------------- combined constructs */
 
@@ -432,55 +364,39 @@ static void combined_body(void* p) {
     ompsim_caller_ra = ra;
 }
 
-/* void GOMP_parallel_loop_<name>(fn, data, unsigned nthreads, long lb, long ub, long str, long chunk, unsigned flags)
- */
-#define GOMP_PARALLEL_LOOP(name, kind)                                                                      \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                        \
-        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long chunk, long flags)   \
-        OMPSIM_UNSIM;                                                                                       \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                        \
-        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long chunk, long flags) { \
-        OrigFn orig;                                                                                        \
-        W r;                                                                                                \
-        VALGRIND_GET_ORIG_FN(orig);                                                                         \
-        struct Combined c = {fn,                                                                            \
-                             data,                                                                          \
-                             (omp_word)lb,                                                                  \
-                             (omp_word)(str > 0 ? ub - 1 : ub + 1),                                         \
-                             (omp_word)str,                                                                 \
-                             sched_word(kind, (omp_word)chunk)};                                            \
-        ENTER_RA();                                                                                         \
-        if (ompsim_omp_active())                                                                            \
-            CALL_FN_W_8W(r, orig, combined_body, &c, nthreads, lb, ub, str, chunk, flags);                  \
-        else                                                                                                \
-            CALL_FN_W_8W(r, orig, fn, data, nthreads, lb, ub, str, chunk, flags);                           \
-        LEAVE_RA();                                                                                         \
-        (void)r;                                                                                            \
+/* A combined construct's wrapper: `params` starts with fn and data; the
+ * loop's first index, inclusive last index, stride and schedule word; CALL
+ * and the arguments after fn and data for the real function. */
+#define COMBINED(name, params, lb_, ub_incl, st_, sched_, CALL, ...)         \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, name) params OMPSIM_UNSIM;          \
+    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, name) params {                      \
+        OrigFn orig;                                                         \
+        W r;                                                                 \
+        VALGRIND_GET_ORIG_FN(orig);                                          \
+        struct Combined c = {fn, data, lb_, ub_incl, st_, sched_};           \
+        ENTER_RA();                                                          \
+        if (ompsim_omp_active())                                             \
+            CALL(r, orig, combined_body, &c, __VA_ARGS__);                   \
+        else                                                                 \
+            CALL(r, orig, fn, data, __VA_ARGS__);                            \
+        LEAVE_RA();                                                          \
+        (void)r;                                                             \
     }
 
+/* void GOMP_parallel_loop_<name>(fn, data, unsigned nthreads, long lb, long ub, long str, long chunk, unsigned flags)
+ */
+#define GOMP_PARALLEL_LOOP(name, kind)                                                                          \
+    COMBINED(GOMP_parallel_loop_##name,                                                                         \
+             (void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long chunk, long flags), \
+             (omp_word)lb, GOMP_LAST(ub, str), (omp_word)str, sched_word(kind, (omp_word)chunk), CALL_FN_W_8W,   \
+             nthreads, lb, ub, str, chunk, flags)
+
 /* void GOMP_parallel_loop_<name>(fn, data, unsigned nthreads, long lb, long ub, long str, unsigned flags) */
-#define GOMP_PARALLEL_LOOP_RUNTIME(name)                                                                          \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(                                              \
-        void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long flags) OMPSIM_UNSIM;       \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_loop_##name)(void (*fn)(void*), void* data, long nthreads, \
-                                                                    long lb, long ub, long str, long flags) {     \
-        OrigFn orig;                                                                                              \
-        W r;                                                                                                      \
-        VALGRIND_GET_ORIG_FN(orig);                                                                               \
-        struct Combined c = {fn,                                                                                  \
-                             data,                                                                                \
-                             (omp_word)lb,                                                                        \
-                             (omp_word)(str > 0 ? ub - 1 : ub + 1),                                               \
-                             (omp_word)str,                                                                       \
-                             sched_word(OMP_SCHED_RUNTIME, 0)};                                                   \
-        ENTER_RA();                                                                                               \
-        if (ompsim_omp_active())                                                                                  \
-            CALL_FN_W_7W(r, orig, combined_body, &c, nthreads, lb, ub, str, flags);                               \
-        else                                                                                                      \
-            CALL_FN_W_7W(r, orig, fn, data, nthreads, lb, ub, str, flags);                                        \
-        LEAVE_RA();                                                                                               \
-        (void)r;                                                                                                  \
-    }
+#define GOMP_PARALLEL_LOOP_RUNTIME(name)                                                                         \
+    COMBINED(GOMP_parallel_loop_##name,                                                                          \
+             (void (*fn)(void*), void* data, long nthreads, long lb, long ub, long str, long flags), (omp_word)lb, \
+             GOMP_LAST(ub, str), (omp_word)str, sched_word(OMP_SCHED_RUNTIME, 0), CALL_FN_W_7W, nthreads, lb, ub, \
+             str, flags)
 
 GOMP_PARALLEL_LOOP(static, SCH_S)
 GOMP_PARALLEL_LOOP(dynamic, SCH_D)
@@ -492,19 +408,5 @@ GOMP_PARALLEL_LOOP_RUNTIME(maybe_nonmonotonic_runtime)
 GOMP_PARALLEL_LOOP_RUNTIME(nonmonotonic_runtime)
 
 /* void GOMP_parallel_sections(fn, data, unsigned nthreads, unsigned count, unsigned flags) */
-void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_sections)(void (*fn)(void*), void* data, long nthreads, long count,
-                                                             long flags) OMPSIM_UNSIM;
-void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_parallel_sections)(void (*fn)(void*), void* data, long nthreads, long count,
-                                                             long flags) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    struct Combined c = {fn, data, 1, (unsigned)count, 1, sched_word(OMP_SCHED_SECTIONS, 1)};
-    ENTER_RA();
-    if (ompsim_omp_active())
-        CALL_FN_W_5W(r, orig, combined_body, &c, nthreads, count, flags);
-    else
-        CALL_FN_W_5W(r, orig, fn, data, nthreads, count, flags);
-    LEAVE_RA();
-    (void)r;
-}
+COMBINED(GOMP_parallel_sections, (void (*fn)(void*), void* data, long nthreads, long count, long flags), 1,
+         (unsigned)count, 1, sched_word(OMP_SCHED_SECTIONS, 1), CALL_FN_W_5W, nthreads, count, flags)

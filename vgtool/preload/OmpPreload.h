@@ -50,8 +50,9 @@ OMPSIM_HID extern OMPSIM_TLS int ompsim_debug_tid;
  * (OMP_EV_TOOL_INIT a3 = 2). */
 OMPSIM_HID extern int ompsim_gomp_forwarded;
 
-/* RuntimeHeap.c: 1 once the runtime's allocations go to its own heap. */
-OMPSIM_HID extern int ompsim_rt_heap_on;
+/* RuntimeHeap.c: from now on the allocations made by the code of the
+ * object holding `runtime_code` come from a heap of their own. */
+OMPSIM_HID void ompsim_rt_heap_start(const void* runtime_code);
 
 /* libomp's sched_type (kmp.h) -> OMP_SCHED_* (with OMP_SCHED_ORDERED). */
 OMPSIM_HID omp_word ompsim_kmp_sched(int sched);

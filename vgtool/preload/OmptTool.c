@@ -308,7 +308,7 @@ ompt_start_tool_result_t* ompt_start_tool(unsigned int omp_version, const char* 
     static ompt_start_tool_result_t result;
     if (!ompsim_omp_active()) return NULL;
     g_omp_version = omp_version;
-    ompsim_rt_heap_on = 1; /* RuntimeHeap.c */
+    ompsim_rt_heap_start(__builtin_return_address(0)); /* the runtime calls: RuntimeHeap.c */
     result.initialize = tool_initialize;
     result.finalize = tool_finalize;
     return &result;

@@ -8,16 +8,21 @@
  * buffer of its first printf moved by a few lines in about 1 run of 6).
  * Served from here, the runtime's blocks never touch the program's heap.
  *
- * The heap wrappers (HeapWrappers.c) ask ompsim who runs the code that
- * calls them (OMPSIM_USERREQ_OMP_OWNER: the program or the runtime, see
- * vgtool/OmpIntake.h); only the runtime's requests come here, and only
- * after ompt_start_tool, so serial programs and other tools never do.
+ * The heap wrappers (HeapWrappers.c) serve a request from here when it
+ * comes from the runtime's code (their return address lies in the runtime's
+ * executable segment, found when the runtime calls ompt_start_tool), so
+ * serial programs and other tools never do. The check is a compare on the
+ * return address; asking the tool whose behalf the code runs on would cost
+ * a client request on every allocation of the program too (libomp calls
+ * malloc directly from its own code: __kmp_allocate, __kmp_thread_malloc).
  * Blocks are size classes of 16 << k bytes (up to 1 MiB) with a 16-byte
  * header, from a 4 GiB reservation (address space only; pages are touched
  * as used); larger requests still go to glibc. One spin lock: the runtime
  * allocates rarely (libomp 14 keeps its own pools for tasks and threads).
  *
  * Everything here is in the unsimulated section (OmpPreload.h). */
+#define _GNU_SOURCE
+#include <link.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -34,6 +39,7 @@ struct RtHeader {
 };
 
 OMPSIM_HID int ompsim_rt_heap_on;
+static unsigned long rt_code_lo, rt_code_hi; /* the runtime's executable segment */
 static char* rt_base;
 static char* rt_next;
 static char* rt_end;
@@ -45,6 +51,38 @@ static void lock(void) {
         while (rt_lock) __builtin_ia32_pause();
 }
 static void unlock(void) { __atomic_clear(&rt_lock, __ATOMIC_RELEASE); }
+
+struct Segment {
+    unsigned long addr, lo, hi;
+};
+
+static OMPSIM_UNSIM int find_segment(struct dl_phdr_info* info, size_t size, void* arg) {
+    struct Segment* seg = (struct Segment*)arg;
+    (void)size;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr)* ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+        unsigned long lo = info->dlpi_addr + ph->p_vaddr;
+        if (seg->addr - lo < ph->p_memsz) {
+            seg->lo = lo;
+            seg->hi = lo + ph->p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+OMPSIM_UNSIM OMPSIM_HID void ompsim_rt_heap_start(const void* runtime_code) {
+    struct Segment seg = {(unsigned long)runtime_code, 0, 0};
+    if (!dl_iterate_phdr(find_segment, &seg)) return; /* the runtime keeps using glibc's heap */
+    rt_code_lo = seg.lo;
+    rt_code_hi = seg.hi;
+    ompsim_rt_heap_on = 1;
+}
+
+OMPSIM_UNSIM OMPSIM_HID int ompsim_rt_caller(const void* ra) {
+    return (unsigned long)ra - rt_code_lo < rt_code_hi - rt_code_lo;
+}
 
 OMPSIM_UNSIM OMPSIM_HID int ompsim_rt_owns(const void* p) {
     return rt_base && (const char*)p >= rt_base && (const char*)p < rt_end;
