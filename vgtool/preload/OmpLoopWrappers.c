@@ -112,7 +112,7 @@ static void chunk_or_done(W r, omp_word lb, omp_word ub) {
 
 /* void __kmpc_dispatch_init_<sfx>(ident_t*, kmp_int32 gtid, enum sched_type,
  *                                 T lb, T ub, ST st, ST chunk) */
-#define DISPATCH_INIT(sfx, T, ST)                                                                                \
+#define DISPATCH_INIT(sfx, T, ST, SIGNED)                                                                              \
     void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
                                                                      ST st, ST chunk) OMPSIM_UNSIM;              \
     void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
@@ -124,9 +124,11 @@ static void chunk_or_done(W r, omp_word lb, omp_word ub) {
         CALL_FN_W_7W(r, orig, loc, gtid, sched, lb, ub, st, chunk);                                              \
         LEAVE_RA();                                                                                              \
         (void)r;                                                                                                 \
-        if (ompsim_omp_active())                                                                                 \
-            ompsim_omp_event(OMP_EV_LOOP_INIT, (omp_word)lb, (omp_word)ub, (omp_word)(long)st,                   \
-                             sched_word(ompsim_kmp_sched(sched), (omp_word)chunk));                              \
+        if (ompsim_omp_active()) {                                                                               \
+            omp_word sw = sched_word(ompsim_kmp_sched(sched), (omp_word)chunk);                                  \
+            ompsim_omp_event(OMP_EV_LOOP_INIT, (omp_word)lb, (omp_word)ub, (omp_word)(long)st, sw);              \
+            ompsim_fixed_begin((omp_word)lb, (omp_word)ub, (long)st, sw, SIGNED);                                \
+        }                                                                                                        \
     }
 
 /* int __kmpc_dispatch_next_<sfx>(ident_t*, kmp_int32 gtid, kmp_int32* p_last,
@@ -140,7 +142,26 @@ static void chunk_or_done(W r, omp_word lb, omp_word ub) {
         W r;                                                                                                        \
         VALGRIND_GET_ORIG_FN(orig);                                                                                 \
         ENTER_RA();                                                                                                 \
-        CALL_FN_W_6W(r, orig, loc, gtid, last, p_lb, p_ub, p_st);                                                   \
+        if (ompsim_omp_active() && ompsim_fixed_active()) {                                                         \
+            omp_word flb, fub;                                                                                      \
+            long fst;                                                                                               \
+            int flast;                                                                                              \
+            r = ompsim_fixed_next(&flb, &fub, &fst, &flast);                                                        \
+            if (r) {                                                                                                \
+                *p_lb = (T)flb;                                                                                     \
+                *p_ub = (T)fub;                                                                                     \
+                if (p_st) *p_st = (ST)fst;                                                                          \
+                if (last) *last = flast;                                                                            \
+            } else {                                                                                                \
+                int dl;                                                                                             \
+                T dlb, dub;                                                                                         \
+                ST dst;                                                                                             \
+                do CALL_FN_W_6W(r, orig, loc, gtid, &dl, &dlb, &dub, &dst);                                         \
+                while ((int)r);                                                                                     \
+            }                                                                                                       \
+        } else {                                                                                                    \
+            CALL_FN_W_6W(r, orig, loc, gtid, last, p_lb, p_ub, p_st);                                               \
+        }                                                                                                           \
         LEAVE_RA();                                                                                                 \
         if (ompsim_omp_active()) {                                                                                  \
             omp_word lb = (int)r ? (omp_word)*p_lb : 0, ub = (int)r ? (omp_word)*p_ub : 0;                          \
@@ -161,10 +182,10 @@ typedef unsigned kmp_uint32;
 typedef long kmp_int64;
 typedef unsigned long kmp_uint64;
 
-DISPATCH_INIT(4, kmp_int32, kmp_int32)
-DISPATCH_INIT(4u, kmp_uint32, kmp_int32)
-DISPATCH_INIT(8, kmp_int64, kmp_int64)
-DISPATCH_INIT(8u, kmp_uint64, kmp_int64)
+DISPATCH_INIT(4, kmp_int32, kmp_int32, 1)
+DISPATCH_INIT(4u, kmp_uint32, kmp_int32, 0)
+DISPATCH_INIT(8, kmp_int64, kmp_int64, 1)
+DISPATCH_INIT(8u, kmp_uint64, kmp_int64, 0)
 DISPATCH_NEXT(4, kmp_int32, kmp_int32)
 DISPATCH_NEXT(4u, kmp_uint32, kmp_int32)
 DISPATCH_NEXT(8, kmp_int64, kmp_int64)
@@ -220,7 +241,14 @@ static void defer_end(struct Deferred saved, omp_word lb, omp_word ub_incl, omp_
 /* A GOMP_*_start wrapper: LOOP_INIT with the loop's first index, inclusive
  * last index, stride and schedule word, then the deferred first chunk. */
 #define DEFERRED_START(fn, params, call, lb_, ub_incl, st_, sched_) \
-    RA_WRAP(fn, params, struct Deferred saved = defer_begin(), call, defer_end(saved, lb_, ub_incl, st_, sched_))
+    DEFERRED_START_S(fn, params, call, lb_, ub_incl, st_, sched_, 1)
+/* ... with the loop's signedness (the ull entry points: 0). The fixed
+ * assignment (DeterministicWork.c) is set up before the runtime's start
+ * function asks the dispatcher for the first chunk. */
+#define DEFERRED_START_S(fn, params, call, lb_, ub_incl, st_, sched_, SIGNED)                          \
+    RA_WRAP(fn, params, struct Deferred saved = defer_begin();                                         \
+            if (ompsim_omp_active()) ompsim_fixed_begin(lb_, ub_incl, (long)(st_), sched_, SIGNED), call, \
+            defer_end(saved, lb_, ub_incl, st_, sched_))
 
 /* GOMP's end is exclusive. */
 #define GOMP_LAST(ub, str) ((omp_word)((str) > 0 ? (ub)-1 : (ub) + 1))
@@ -246,16 +274,16 @@ typedef unsigned long long ull;
 
 /* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull chunk, ull* p_lb, ull* p_ub) */
 #define GOMP_ULL_START(name, kind)                                                                       \
-    DEFERRED_START(GOMP_loop_ull_##name##_start,                                                         \
+    DEFERRED_START_S(GOMP_loop_ull_##name##_start,                                                         \
                    (long up, ull lb, ull ub, ull str, ull chunk, ull* p_lb, ull* p_ub),                  \
                    CALL_FN_W_7W(r, orig, up, lb, ub, str, chunk, p_lb, p_ub), (omp_word)lb, ULL_UB(up, ub), \
-                   ULL_ST(up, str), sched_word(kind, (omp_word)chunk))
+                   ULL_ST(up, str), sched_word(kind, (omp_word)chunk), 0)
 
 /* int GOMP_loop_ull_<name>_start(bool up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub) */
 #define GOMP_ULL_RUNTIME_START(name, kind)                                                                   \
-    DEFERRED_START(GOMP_loop_ull_##name##_start, (long up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub),   \
+    DEFERRED_START_S(GOMP_loop_ull_##name##_start, (long up, ull lb, ull ub, ull str, ull* p_lb, ull* p_ub),   \
                    CALL_FN_W_6W(r, orig, up, lb, ub, str, p_lb, p_ub), (omp_word)lb, ULL_UB(up, ub),        \
-                   ULL_ST(up, str), sched_word(kind, 0))
+                   ULL_ST(up, str), sched_word(kind, 0), 0)
 
 /* doacross (ordered(n)) loops: the outermost loop, [0, counts[0]) step 1.
  * int GOMP_loop_doacross_<name>_start(unsigned n, long* counts, long chunk, long* p_lb, long* p_ub) */
@@ -359,6 +387,7 @@ static void combined_body(void* p) {
     wrap_depth = 0;
     ompsim_caller_ra = 0;
     ompsim_omp_event(OMP_EV_LOOP_INIT, c->lb, c->ub, c->st, c->sched);
+    ompsim_fixed_begin(c->lb, c->ub, (long)c->st, c->sched, 1);
     c->fn(c->data);
     wrap_depth = depth;
     ompsim_caller_ra = ra;

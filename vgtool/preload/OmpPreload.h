@@ -54,6 +54,21 @@ OMPSIM_HID extern int ompsim_gomp_forwarded;
  * object holding `runtime_code` come from a heap of their own. */
 OMPSIM_HID void ompsim_rt_heap_start(const void* runtime_code);
 
+/* DeterministicWork.c: the fixed assignment of dynamic and guided chunks.
+ * ompsim_fixed_begin (in the thread, after the runtime set the loop up, or
+ * before a GOMP start function asks for its first chunk) takes over the
+ * loop when its schedule (OMP_EV_LOOP_INIT's word) is dynamic or guided and
+ * answers 1; ompsim_fixed_active says whether the thread's current loop is
+ * taken over; ompsim_fixed_next gives the thread's next chunk (inclusive
+ * bounds, stride, lastprivate flag) or 0 when it has none left, which ends
+ * the take-over. */
+OMPSIM_HID int ompsim_fixed_begin(omp_word lb, omp_word ub_incl, long st, omp_word sched, int is_signed);
+OMPSIM_HID int ompsim_fixed_active(void);
+OMPSIM_HID int ompsim_fixed_next(omp_word* lb, omp_word* ub, long* st, int* last);
+/* Set while the runtime decides a single: OmptTool.c drops its single
+ * events, DeterministicWork.c sends them for thread 0 as the executor. */
+OMPSIM_HID extern OMPSIM_TLS int ompsim_single_quiet;
+
 /* libomp's sched_type (kmp.h) -> OMP_SCHED_* (with OMP_SCHED_ORDERED). */
 OMPSIM_HID omp_word ompsim_kmp_sched(int sched);
 

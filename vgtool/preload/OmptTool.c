@@ -179,6 +179,7 @@ static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep, ompt_data_t* par
                     uint64_t count, const void* ra) OMPSIM_UNSIM;
 static void on_work(ompt_work_t type, ompt_scope_endpoint_t ep, ompt_data_t* parallel, ompt_data_t* task,
                     uint64_t count, const void* ra) {
+    if (ompsim_single_quiet && (type == ompt_work_single_executor || type == ompt_work_single_other)) return;
     EV(ep == ompt_scope_begin ? OMP_EV_WORK_BEGIN : OMP_EV_WORK_END, type, count, ompsim_codeptr(ra), 0);
 }
 
