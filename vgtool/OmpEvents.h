@@ -152,6 +152,14 @@ typedef enum {
      * Callbacks answered _sometimes, _sometimes_paired or _always are
      * registered and not listed. */
     OMP_EV_CALLBACK_UNAVAILABLE,
+    /* An explicit task's descriptor, from the preload's wrapper of
+     * __kmpc_omp_task_alloc in the creating thread, before the program
+     * fills it in: a2 = first byte (the kmp_task_t), a3 = length (through
+     * the end of its shareds block). The TASK_CREATE that follows in the
+     * thread is that task's. a3 = 0: forget the last one (__kmpc_taskloop
+     * creates its tasks from copies of it). gcc's GOMP_task allocates
+     * inside the runtime: no event. */
+    OMP_EV_TASK_ALLOC,
     OMP_EV_KIND_END
 } OmpEventKind;
 

@@ -496,6 +496,9 @@ void handle_event(ThreadId tid, const UWord* args) {
             emit(tid, kMkTask, reinterpret_cast<uptr>(u));
             break;
         }
+        case OMP_EV_TASK_ALLOC:
+            emit(tid, kMkTaskMemory, args[2], args[3]);
+            break;
         case OMP_EV_TASK_DEPENDENCES:
             copy_deps(static_cast<Unit*>(g_tasks.get(args[2])), (Addr)args[3], args[4]);
             break;
@@ -517,8 +520,19 @@ void handle_event(ThreadId tid, const UWord* args) {
                 }
             }
             if (next && next->kind == UnitKind::Task && !next->s->closed) {
+                // A task resumed after a switch (back from a child it ran in
+                // its taskwait) records again when the thread's wait depth is
+                // back to where the task began, not where the switch left it
+                // (inside the taskwait's wait): else everything after a
+                // taskwait whose children ran on this thread was lost.
+                bool resumed = next->scheduled;
                 next->scheduled = true;
                 push(tid, next);
+                if (resumed)
+                    t.wait_at[t.depth - 1] = next->wait_base;
+                else
+                    next->wait_base = t.wait;
+                refresh(tid);
             }
             break;
         }

@@ -2,6 +2,7 @@
 
 #include "CoreSim.h"
 #include "StackRelocation.h"
+#include "TaskDescriptors.h"
 
 namespace ompsim {
 
@@ -251,6 +252,8 @@ void finish_unit(Slot* s) {
     Unit* u = s->stack[--s->depth];
     SlotState resume = s->saved[s->depth];
     ++g_progress;
+    if (u->desc_len) descriptors::give_back(u->desc_canon, u->desc_lo, u->desc_len);
+    if (u->child_len) descriptors::give_back(u->child_canon, u->child_lo, u->child_len);
     switch (u->kind) {
         case UnitKind::Task:
             task_finished(u);
@@ -432,8 +435,23 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b) {
             push(s, sg->body, SlotState::Running);
             return Step::Turn;
         }
+        case kMkTaskMemory: {
+            Unit* c = top(s);
+            if (c->child_len) descriptors::give_back(c->child_canon, c->child_lo, c->child_len);
+            c->child_lo = a;
+            c->child_len = b;
+            if (b) c->child_canon = descriptors::take(a, b);
+            return Step::Turn;
+        }
         case kMkTask: {
             Unit* u = reinterpret_cast<Unit*>(a);
+            Unit* c = top(s);
+            if (c->child_len) {  // the descriptor the creator just filled in
+                u->desc_lo = c->child_lo;
+                u->desc_len = c->child_len;
+                u->desc_canon = c->child_canon;
+                c->child_len = 0;
+            }
             task_created(s, u);
             if (u->undeferred)
                 push(s, u, SlotState::Running);
@@ -536,6 +554,7 @@ Step run_slot(Slot* s) {
             tl_assert(have);
             Step r = marker(s, u32(e.w0 >> 3), e.w1, p.w0);
             if (r == Step::Stall) return r;  // retried later, unconsumed
+            relocated = nullptr;  // a marker may change the unit's relocation
             stream::consume(u->s);
             stream::peek(u->s, p);
             stream::consume(u->s);

@@ -26,6 +26,8 @@ enum MarkerKind : u32 {
     kMkTaskwait,       // waits for the children of the current unit
     kMkTaskgroupEnd,   // waits for every descendant of the current unit
     kMkSpawn,          // a = Unit* (a non-OpenMP thread): starts here
+    kMkTaskMemory,     // a = descriptor address, b = length (0: forget it): the
+                       // next kMkTask's descriptor (TaskDescriptors.h)
 };
 
 struct Team;
@@ -40,6 +42,7 @@ struct Unit {
     UnitKind kind;
     bool undeferred;       // task: runs at once in its creator
     bool scheduled;        // task: some thread started recording its body
+    u32 wait_base;         // task: the thread's wait depth when it began (recording)
     Stream* s;
     Team* team;            // team whose members may run it (tasks: the creator's)
     Unit* parent;          // creator (tasks), encountering unit (implicit tasks)
@@ -72,6 +75,11 @@ struct Unit {
     Unit* next_ready;
     u64 order;             // replay creation order
     Addr canon_sp;         // task: where the replay put its own frames
+    // A task's descriptor [desc_lo, desc_lo + desc_len) and where the replay
+    // put it; a descriptor the unit allocated and has not handed to its
+    // task yet (kMkTaskMemory .. kMkTask) likewise (TaskDescriptors.h).
+    Addr desc_lo, desc_len, desc_canon;
+    Addr child_lo, child_len, child_canon;
 };
 
 struct Loop {

@@ -20,11 +20,14 @@ bool relocation_ready(const Unit* u, const Unit* home) {
 
 StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     StackRelocation rel{};
-    if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
     u32 n = 0;
     auto add = [&](Addr lo, Addr hi, Addr delta) {
         if (hi > lo) rel.r[n++] = StackRange{lo, hi - lo, delta};
     };
+    // Descriptors first: they are in the heap, disjoint from every stack.
+    if (u->desc_len) add(u->desc_lo, u->desc_lo + u->desc_len, u->desc_canon - u->desc_lo);
+    if (u->child_len) add(u->child_lo, u->child_lo + u->child_len, u->child_canon - u->child_lo);
+    if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
     if (u->kind == UnitKind::Task && u->ref_sp) {
         if (!u->canon_sp) u->canon_sp = home->ref_sp - kTaskFrames * (open_tasks + 1);
         add(u->stack_lo, u->ref_sp, u->canon_sp - u->ref_sp);

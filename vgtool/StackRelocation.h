@@ -15,7 +15,9 @@
 //    open on the slot;
 //  - its parent task's frames (shared variables of the creator): where the
 //    replay put that task's frames.
-// Addresses outside the recording thread's stack are left alone.
+// Task descriptors move too: the unit's own (a task's) and the one it has
+// allocated for a child and not yet handed over, to where the replay put
+// them (TaskDescriptors.h). Other addresses are left alone.
 #ifndef OMPSIM_VGTOOL_STACKRELOCATION_H
 #define OMPSIM_VGTOOL_STACKRELOCATION_H
 
@@ -33,7 +35,7 @@ struct StackRange {
 };
 
 struct StackRelocation {
-    StackRange r[3];  // checked in order; the first with span 0 ends the list
+    StackRange r[5];  // checked in order; the first with span 0 ends the list
 };
 
 // Whether the anchors the relocation of `u` on a slot whose implicit task

@@ -94,6 +94,7 @@ static const char kind_names[OMP_EV_KIND_END][24] = {
     [OMP_EV_TASK_DEPENDENCE] = "TASK_DEPENDENCE",
     [OMP_EV_TASK_SCHEDULE] = "TASK_SCHEDULE",
     [OMP_EV_CALLBACK_UNAVAILABLE] = "CALLBACK_UNAVAILABLE",
+    [OMP_EV_TASK_ALLOC] = "TASK_ALLOC",
 };
 
 /* Which of a2..a5 (bit 0 = a2) are addresses, printed in hex; the others
@@ -104,6 +105,7 @@ static const unsigned char hex_args[OMP_EV_KIND_END] = {
     [OMP_EV_SYNC_WAIT_BEGIN] = 2, [OMP_EV_SYNC_WAIT_END] = 2,  [OMP_EV_MUTEX_ACQUIRE] = 6,
     [OMP_EV_MUTEX_ACQUIRED] = 6,  [OMP_EV_MUTEX_RELEASED] = 6, [OMP_EV_MASKED_BEGIN] = 1,
     [OMP_EV_MASKED_END] = 1,      [OMP_EV_TASK_CREATE] = 8,    [OMP_EV_TASK_DEPENDENCES] = 2,
+    [OMP_EV_TASK_ALLOC] = 1,
 };
 
 static void debug_print(omp_word kind, const omp_word* a) OMPSIM_UNSIM;

@@ -1,0 +1,56 @@
+/* Part of vgpreload_ompsim-amd64-linux.so: each explicit task's descriptor
+ * as clang code allocates it, sent to the tool (OMP_EV_TASK_ALLOC), which
+ * replays the accesses to it at an address that does not depend on timing
+ * (vgtool/TaskDescriptors.h; docs/openmp.md, "Task descriptors").
+ *
+ * kmp_task_t* __kmpc_omp_task_alloc(ident_t*, kmp_int32 gtid, kmp_int32 flags,
+ *     size_t sizeof_kmp_task_t, size_t sizeof_shareds, kmp_routine_entry_t)
+ * returns the kmp_task_t (its first field the pointer to the shareds block,
+ * which libomp places after the task's private copies); the program then
+ * fills both in, and its task entry reads them. The runtime's own part of
+ * the allocation (kmp_taskdata_t, before the kmp_task_t) is never touched
+ * by program code. */
+#include "OmpPreload.h"
+#include "ompsim.h"
+
+#define LIBOMP libompZdsoZa
+typedef long W;
+
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_omp_task_alloc)(void* loc, long gtid, long flags, unsigned long task_size,
+                                                         unsigned long shareds_size, void* entry) OMPSIM_UNSIM;
+W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_omp_task_alloc)(void* loc, long gtid, long flags, unsigned long task_size,
+                                                         unsigned long shareds_size, void* entry) {
+    OrigFn orig;
+    W r;
+    VALGRIND_GET_ORIG_FN(orig);
+    CALL_FN_W_6W(r, orig, loc, gtid, flags, task_size, shareds_size, entry);
+    if (r && ompsim_omp_active()) {
+        omp_word lo = (omp_word)r, hi = lo + task_size;
+        omp_word shareds = *(omp_word*)r;
+        if (shareds_size && shareds + shareds_size > hi && shareds >= lo && shareds - hi < 4096)
+            hi = shareds + shareds_size;
+        ompsim_omp_event(OMP_EV_TASK_ALLOC, lo, hi - lo, 0, 0);
+    }
+    return r;
+}
+
+/* void __kmpc_taskloop(ident_t*, int gtid, kmp_task_t* task, int if_val,
+ *     kmp_uint64* lb, kmp_uint64* ub, kmp_int64 st, int nogroup, int sched,
+ *     kmp_uint64 grainsize, void* task_dup) and __kmpc_taskloop_5 (one more
+ * int, modifier): the tasks are copies of `task`, made by the runtime. */
+#define FORGET(fn, params, call)                                           \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM;            \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {                        \
+        OrigFn orig;                                                      \
+        W r;                                                              \
+        VALGRIND_GET_ORIG_FN(orig);                                       \
+        if (ompsim_omp_active()) ompsim_omp_event(OMP_EV_TASK_ALLOC, 0, 0, 0, 0); \
+        call;                                                             \
+        return r;                                                         \
+    }
+FORGET(__kmpc_taskloop, (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9, long a10,
+                         long a11),
+       CALL_FN_W_11W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11))
+FORGET(__kmpc_taskloop_5, (long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9, long a10,
+                           long a11, long a12),
+       CALL_FN_W_12W(r, orig, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12))
