@@ -19,23 +19,32 @@
 # So counters has 4 x 100 + 1 = 401 coherence misses, all false sharing.
 # The padded version puts each counter on its own line: no line is shared
 # during the loop and core 0 never held the others' lines, so 0.
+# With --cores=2 (slot s on core s mod 2: 0 1 0 1) every turn runs on the
+# other core than the turn before, so only the first turn on each core
+# misses cold: 4 x 101 - 2 turns, +1 for the final read = 403 coherence
+# misses, all false sharing. With --cores=1 nothing is shared: 0.
 runner=$1 unpadded=$2 padded=$3 src=$4 report=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 N=20000 Q=1000 T=4
-run() {
-    OMP_NUM_THREADS=$T "$runner" --monitor=yes --output-file="$tmp/$1.xml" -q "$2" > /dev/null 2> "$tmp/$1.err" ||
-        { echo "FAIL: $1 run failed"; cat "$tmp/$1.err"; exit 1; }
+run() { # run NAME PROGRAM [OPTION...]
+    _name=$1 _prog=$2
+    shift 2
+    OMP_NUM_THREADS=$T "$runner" --monitor=yes "$@" --output-file="$tmp/$_name.xml" -q "$_prog" > /dev/null \
+        2> "$tmp/$_name.err" || { echo "FAIL: $_name run failed"; cat "$tmp/$_name.err"; exit 1; }
 }
 run unpadded "$unpadded"
 run padded "$padded"
+run cores2 "$unpadded" --cores=2
+run cores1 "$unpadded" --cores=1
 loop_line=$(grep -n 'INCREMENT(COUNTER(t))' "$src" | cut -d: -f1)
 turns=$(( (1 + 5 * N + Q - 1) / Q ))   # ceil((p + 5N) / Q) for any 0 < p <= Q - 5N mod Q
 expected=$(( T * (turns - 1) + 1 ))
-python3 - "$tmp/unpadded.xml" "$tmp/padded.xml" "$loop_line" "$N" "$T" "$expected" <<'PY' || fail=1
+python3 - "$tmp/unpadded.xml" "$tmp/padded.xml" "$loop_line" "$N" "$T" "$expected" "$tmp" "$turns" <<'PY' || fail=1
 import sys, xml.etree.ElementTree as ET
 unpadded, padded, line, n, t, expected = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+tmp, turns = sys.argv[7], int(sys.argv[8])
 bad = 0
 def check(cond, what):
     global bad
@@ -60,6 +69,11 @@ p, pdoc = structure(padded, "counters")
 check(p["Dcm"] == 0 and p["Dfs"] == 0, f"padded counters: {p['Dcm']} coherence, {p['Dfs']} false-sharing misses")
 coh = pdoc.find("totals/coherence")
 check(coh is not None and coh.get("coherence-misses") == "0", "padded run: no coherence miss at all")
+c2, _ = structure(tmp + "/cores2.xml", "counters")
+e2 = t * turns - 2 + 1
+check(c2["Dcm"] == e2 and c2["Dfs"] == e2, f"--cores=2: {c2['Dcm']} coherence, {c2['Dfs']} false-sharing misses, derived {e2}")
+c1, c1doc = structure(tmp + "/cores1.xml", "counters")
+check(c1["Dcm"] == 0 and c1doc.find("totals/coherence").get("coherence-misses") == "0", "--cores=1: no coherence miss")
 sys.exit(bad)
 PY
 # The finding users read: the same derived numbers in ompsim-report summary.
