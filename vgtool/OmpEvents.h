@@ -157,8 +157,10 @@ typedef enum {
      * fills it in: a2 = first byte (the kmp_task_t), a3 = length (through
      * the end of its shareds block). The TASK_CREATE that follows in the
      * thread is that task's. a3 = 0: forget the last one (__kmpc_taskloop
-     * creates its tasks from copies of it). gcc's GOMP_task allocates
-     * inside the runtime: no event. */
+     * creates its tasks from copies of it). a4 = 1: the block of the task
+     * that is running, sent from inside it (gcc's GOMP_task allocates
+     * inside the runtime; the preload learns the block when the task
+     * starts): a2 = the program's part, a3 = its length. */
     OMP_EV_TASK_ALLOC,
     OMP_EV_KIND_END
 } OmpEventKind;

@@ -497,7 +497,7 @@ void handle_event(ThreadId tid, const UWord* args) {
             break;
         }
         case OMP_EV_TASK_ALLOC:
-            emit(tid, kMkTaskMemory, args[2], args[3]);
+            emit(tid, kMkTaskMemory, args[2], args[3], args[4]);
             break;
         case OMP_EV_TASK_DEPENDENCES:
             copy_deps(static_cast<Unit*>(g_tasks.get(args[2])), (Addr)args[3], args[4]);

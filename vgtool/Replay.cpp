@@ -350,7 +350,7 @@ Team* team_for_tasks(Slot* s) {
 }
 
 // Executes a marker; Stall leaves it unconsumed (to be retried).
-Step marker(Slot* s, u32 kind, uptr a, uptr b) {
+Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
     switch (kind) {
         case kMkFork: {
             Team* t = reinterpret_cast<Team*>(a);
@@ -436,21 +436,28 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b) {
             return Step::Turn;
         }
         case kMkTaskMemory: {
-            Unit* c = top(s);
-            if (c->child_len) descriptors::give_back(c->child_canon, c->child_lo, c->child_len);
-            c->child_lo = a;
-            c->child_len = b;
-            if (b) c->child_canon = descriptors::take(a, b);
+            Unit* u = top(s);
+            if (c == 1) {  // a running task's own block (gcc)
+                if (u->desc_len) descriptors::give_back(u->desc_canon, u->desc_lo, u->desc_len);
+                u->desc_lo = a;
+                u->desc_len = b;
+                u->desc_canon = descriptors::take(a, b);
+                return Step::Turn;
+            }
+            if (u->child_len) descriptors::give_back(u->child_canon, u->child_lo, u->child_len);
+            u->child_lo = a;
+            u->child_len = b;
+            if (b) u->child_canon = descriptors::take(a, b);
             return Step::Turn;
         }
         case kMkTask: {
             Unit* u = reinterpret_cast<Unit*>(a);
-            Unit* c = top(s);
-            if (c->child_len) {  // the descriptor the creator just filled in
-                u->desc_lo = c->child_lo;
-                u->desc_len = c->child_len;
-                u->desc_canon = c->child_canon;
-                c->child_len = 0;
+            Unit* creator = top(s);
+            if (creator->child_len) {  // the descriptor the creator just filled in
+                u->desc_lo = creator->child_lo;
+                u->desc_len = creator->child_len;
+                u->desc_canon = creator->child_canon;
+                creator->child_len = 0;
             }
             task_created(s, u);
             if (u->undeferred)
@@ -552,7 +559,7 @@ Step run_slot(Slot* s) {
             Ev p;
             bool have = stream::peek_second(u->s, p);
             tl_assert(have);
-            Step r = marker(s, u32(e.w0 >> 3), e.w1, p.w0);
+            Step r = marker(s, u32(e.w0 >> 3), e.w1, p.w0, p.w1);
             if (r == Step::Stall) return r;  // retried later, unconsumed
             relocated = nullptr;  // a marker may change the unit's relocation
             stream::consume(u->s);

@@ -27,7 +27,8 @@ enum MarkerKind : u32 {
     kMkTaskgroupEnd,   // waits for every descendant of the current unit
     kMkSpawn,          // a = Unit* (a non-OpenMP thread): starts here
     kMkTaskMemory,     // a = descriptor address, b = length (0: forget it): the
-                       // next kMkTask's descriptor (TaskDescriptors.h)
+                       // next kMkTask's descriptor, or with c = 1 the running
+                       // task's own (TaskDescriptors.h)
 };
 
 struct Team;
