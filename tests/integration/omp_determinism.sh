@@ -23,7 +23,13 @@ for prog in "$@"; do
     for i in 2 3; do
         if ! cmp -s "$tmp/$name.1.xml" "$tmp/$name.$i.xml"; then
             echo "FAIL: $name run $i differs from run 1; first differences:"
-            diff "$tmp/$name.1.xml" "$tmp/$name.$i.xml" | head -n 8
+            diff "$tmp/$name.1.xml" "$tmp/$name.$i.xml" | grep -v '<cache-stats' | head -n 8
+            # Where: the regions (function, file) whose costs differ.
+            for r in 1 $i; do
+                awk '/<file /{f=$0} /<region /{g=$0} /<costs>/{print f " " g " " $0}' "$tmp/$name.$r.xml" > "$tmp/regions.$r"
+            done
+            diff "$tmp/regions.1" "$tmp/regions.$i" | grep '^[<>]' | sed -e 's/ *<[a-z]* //g' | head -n 12
+            cp "$tmp/$name.1.xml" "$tmp/$name.$i.xml" "${OMPSIM_KEEP_DIR:-$tmp}/" 2>/dev/null
             fail=1
         fi
     done
