@@ -3,6 +3,7 @@
 #include "IdMap.h"
 #include "OmpEvents.h"
 #include "Replay.h"
+#include "ToolArray.h"
 
 namespace ompsim {
 namespace omp {
@@ -157,22 +158,9 @@ void emit(ThreadId tid, u32 kind, uptr a, uptr b = 0, uptr c = 0) {
     if (u && !u->s->closed) stream::append_marker(u->s, kind, a, b, c);
 }
 
-template <typename T>
-void grow(T**& arr, u32& cap, u32 need) {
-    if (need <= cap) return;
-    u32 ncap = cap ? cap * 2 : 8;
-    while (ncap < need) ncap *= 2;
-    T** n = zalloc<T*>(ncap);
-    if (arr) {
-        VG_(memcpy)(n, arr, cap * sizeof(T*));
-        VG_(free)(arr);
-    }
-    arr = n;
-    cap = ncap;
-}
 
 Loop* team_loop(Team* team, u32 k, const UWord* args) {
-    grow(team->loops, team->loops_cap, k + 1);
+    reserve(team->loops, team->loops_cap, k + 1, 8, "ompsim.omp");
     if (k >= team->nloops) team->nloops = k + 1;
     Loop*& l = team->loops[k];
     if (!l) {
@@ -187,7 +175,7 @@ Loop* team_loop(Team* team, u32 k, const UWord* args) {
 }
 
 Single* team_single(Team* team, u32 k) {
-    grow(team->singles, team->singles_cap, k + 1);
+    reserve(team->singles, team->singles_cap, k + 1, 8, "ompsim.omp");
     if (k >= team->nsingles) team->nsingles = k + 1;
     Single*& s = team->singles[k];
     if (!s) s = zalloc<Single>();
@@ -197,7 +185,7 @@ Single* team_single(Team* team, u32 k) {
 // Chunks are kept in iteration order; they arrive almost sorted (the order
 // threads reported them after taking them).
 void add_chunk(Loop* l, Unit* c) {
-    grow(l->chunks, l->cap, l->nchunks + 1);
+    reserve(l->chunks, l->cap, l->nchunks + 1, 8, "ompsim.omp");
     u32 i = l->nchunks++;
     bool up = l->st > 0;
     while (i > 0 && (up ? l->chunks[i - 1]->lb > c->lb : l->chunks[i - 1]->lb < c->lb)) {

@@ -3,6 +3,7 @@
 #include "CoreSim.h"
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
+#include "ToolArray.h"
 
 namespace ompsim {
 
@@ -88,16 +89,7 @@ void push(Slot* s, Unit* u, SlotState resume) {
 Lock* find_lock(uptr id) {
     for (u32 i = 0; i < g_nlocks; ++i)
         if (g_locks[i].id == id) return &g_locks[i];
-    if (g_nlocks == g_locks_cap) {
-        u32 cap = g_locks_cap ? 2 * g_locks_cap : 16;
-        Lock* n = static_cast<Lock*>(VG_(malloc)("ompsim.replay", cap * sizeof(Lock)));
-        if (g_locks) {
-            VG_(memcpy)(n, g_locks, g_nlocks * sizeof(Lock));
-            VG_(free)(g_locks);
-        }
-        g_locks = n;
-        g_locks_cap = cap;
-    }
+    reserve(g_locks, g_locks_cap, g_nlocks + 1, 16, "ompsim.replay");
     Lock* l = &g_locks[g_nlocks++];
     VG_(memset)(l, 0, sizeof *l);
     l->id = id;
@@ -147,16 +139,7 @@ void add_edge(Unit* from, Unit* to) {
     if (from->done) return;
     for (u32 i = 0; i < from->nsucc; ++i)
         if (from->succ[i] == to) return;
-    if (from->nsucc == from->succ_cap) {
-        u32 cap = from->succ_cap ? 2 * from->succ_cap : 4;
-        Unit** n = static_cast<Unit**>(VG_(malloc)("ompsim.replay", cap * sizeof(Unit*)));
-        if (from->succ) {
-            VG_(memcpy)(n, from->succ, from->nsucc * sizeof(Unit*));
-            VG_(free)(from->succ);
-        }
-        from->succ = n;
-        from->succ_cap = cap;
-    }
+    reserve(from->succ, from->succ_cap, from->nsucc + 1, 4, "ompsim.replay");
     from->succ[from->nsucc++] = to;
     ++to->deps_pending;
 }
@@ -173,16 +156,7 @@ u32 g_nsib, g_sib_cap;
 Sibling& siblings_of(Unit* parent) {
     for (u32 i = 0; i < g_nsib; ++i)
         if (g_sib[i].parent == parent) return g_sib[i];
-    if (g_nsib == g_sib_cap) {
-        u32 cap = g_sib_cap ? 2 * g_sib_cap : 16;
-        Sibling* n = static_cast<Sibling*>(VG_(malloc)("ompsim.replay", cap * sizeof(Sibling)));
-        if (g_sib) {
-            VG_(memcpy)(n, g_sib, g_nsib * sizeof(Sibling));
-            VG_(free)(g_sib);
-        }
-        g_sib = n;
-        g_sib_cap = cap;
-    }
+    reserve(g_sib, g_sib_cap, g_nsib + 1, 16, "ompsim.replay");
     Sibling& s = g_sib[g_nsib++];
     VG_(memset)(&s, 0, sizeof s);
     s.parent = parent;
@@ -213,16 +187,7 @@ void link_dependences(Unit* u) {
             if (w) add_edge(prev, u);  // a reader since the last writer
         }
     }
-    if (sib.n == sib.cap) {
-        u32 cap = sib.cap ? 2 * sib.cap : 16;
-        Unit** n = static_cast<Unit**>(VG_(malloc)("ompsim.replay", cap * sizeof(Unit*)));
-        if (sib.list) {
-            VG_(memcpy)(n, sib.list, sib.n * sizeof(Unit*));
-            VG_(free)(sib.list);
-        }
-        sib.list = n;
-        sib.cap = cap;
-    }
+    reserve(sib.list, sib.cap, sib.n + 1, 16, "ompsim.replay");
     sib.list[sib.n++] = u;
 }
 

@@ -1,5 +1,7 @@
 #include "TaskDescriptors.h"
 
+#include "ToolArray.h"
+
 namespace ompsim {
 namespace descriptors {
 
@@ -38,16 +40,7 @@ void give_back(Addr canon, Addr lo, Addr len) {
     Addr lines = lines_of(lo, len);
     if (lines > kClasses) return;
     FreeList& f = g_free[lines];
-    if (f.n == f.cap) {
-        u32 cap = f.cap ? 2 * f.cap : 64;
-        Addr* b = static_cast<Addr*>(VG_(malloc)("ompsim.descriptors", cap * sizeof(Addr)));
-        if (f.blocks) {
-            VG_(memcpy)(b, f.blocks, f.n * sizeof(Addr));
-            VG_(free)(f.blocks);
-        }
-        f.blocks = b;
-        f.cap = cap;
-    }
+    reserve(f.blocks, f.cap, f.n + 1, 64, "ompsim.descriptors");
     f.blocks[f.n++] = canon & ~(kLine - 1);
 }
 

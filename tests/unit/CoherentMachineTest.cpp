@@ -633,20 +633,9 @@ TEST(CoherentSingleCore, LongTraceRealisticShapes) {
     for (int trial = 0; trial < 16; ++trial) {
         std::vector<LevelChoice> ch = {level0_choices()[trial % 8], lower_choices()[r.below(20)],
                                        lower_choices()[r.below(20)]};
-        HierarchyConfig c = build_multi(r, ch, trial % 3 != 0);
-        c.i1 = level(16, 4, kRepls[trial % 4]);
-        c.level[0] = level(16, 4, ch[0].r, ch[0].w, ch[0].i);
-        c.level[1] = level(48, 8, ch[1].r, ch[1].w, ch[1].i);
-        c.level[2] = level(128, 16, ch[2].r, ch[2].w, ch[2].i);
+        HierarchyConfig c = realistic_config(r, ch, trial);
         c.private_levels = u32(1 + trial % 3);
-        Trace t;
-        u64 x = 0;
-        for (int i = 0; i < 20000; ++i) {
-            u64 sel = r.below(10);
-            u64 b = sel < 4 ? (x++ % 5000) : sel < 8 ? r.below(300) : r.below(100000);
-            t.push_back({0, random_kind(r), b, random_bytes(r)});
-        }
-        ASSERT_TRUE(single_core_differential(c, 8, t, 2000));
+        ASSERT_TRUE(single_core_differential(c, 8, realistic_trace(r, true), 2000));
     }
 }
 

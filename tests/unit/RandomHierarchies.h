@@ -231,6 +231,33 @@ inline Trace mixed_trace(Rng& r, const HierarchyConfig& c, size_t n) {
     return t;
 }
 
+// The long-trace tests' shapes: the policies of the three levels `ch`
+// chose, I1 and L1 16 sets of 4 ways, L2 48 x 8, L3 128 x 16, I1's
+// replacement and the split by trial number.
+inline HierarchyConfig realistic_config(Rng& r, const std::vector<LevelChoice>& ch, int trial) {
+    HierarchyConfig c = build(r, ch, trial % 3 != 0);
+    c.i1 = level(16, 4, kRepls[trial % 4]);
+    c.level[0] = level(16, 4, ch[0].r, ch[0].w, ch[0].i);
+    c.level[1] = level(48, 8, ch[1].r, ch[1].w, ch[1].i);
+    c.level[2] = level(128, 16, ch[2].r, ch[2].w, ch[2].i);
+    return c;
+}
+
+// 20,000 accesses mixing streaming (4 in 10), a hot working set of 300
+// lines (4 in 10) and random far accesses; whole lines, or random byte
+// masks with `partial`.
+inline Trace realistic_trace(Rng& r, bool partial) {
+    Trace t;
+    u64 x = 0;
+    for (int i = 0; i < 20000; ++i) {
+        u64 sel = r.below(10);
+        u64 b = sel < 4 ? (x++ % 5000) : sel < 8 ? r.below(300) : r.below(100000);
+        AccessKind k = random_kind(r);
+        t.push_back({0, k, b, partial ? random_bytes(r) : kAllBytes});
+    }
+    return t;
+}
+
 // Core 0 of a CoherentMachine allowed `max_cores` cores against the
 // independent single-core model: every returned value (depth, no flags),
 // and (every `check_every` accesses and at the end) memory traffic, every

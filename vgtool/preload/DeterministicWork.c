@@ -170,34 +170,25 @@ static int single_decide(const void* ra) {
     return mine;
 }
 
-/* kmp_int32 __kmpc_single(ident_t*, kmp_int32 gtid) */
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_single)(void* loc, long gtid) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_single)(void* loc, long gtid) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    if (!ompsim_omp_active()) {
-        CALL_FN_W_WW(r, orig, loc, gtid);
-        return r;
+/* A wrapper of the runtime's single entry point `fn`: the runtime still
+ * counts the construct (its events muted), then thread 0 is the executor. */
+#define SINGLE_WRAP(fn, params, call)                          \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
+    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {             \
+        OrigFn orig;                                           \
+        W r;                                                   \
+        VALGRIND_GET_ORIG_FN(orig);                            \
+        if (!ompsim_omp_active()) {                            \
+            call;                                              \
+            return r;                                          \
+        }                                                      \
+        ompsim_single_quiet = 1;                               \
+        call;                                                  \
+        ompsim_single_quiet = 0;                               \
+        return single_decide(__builtin_return_address(0));     \
     }
-    ompsim_single_quiet = 1;
-    CALL_FN_W_WW(r, orig, loc, gtid);
-    ompsim_single_quiet = 0;
-    return single_decide(__builtin_return_address(0));
-}
 
+/* kmp_int32 __kmpc_single(ident_t*, kmp_int32 gtid) */
+SINGLE_WRAP(__kmpc_single, (void* loc, long gtid), CALL_FN_W_WW(r, orig, loc, gtid))
 /* bool GOMP_single_start(void) */
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_single_start)(void) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_single_start)(void) {
-    OrigFn orig;
-    W r;
-    VALGRIND_GET_ORIG_FN(orig);
-    if (!ompsim_omp_active()) {
-        CALL_FN_W_v(r, orig);
-        return r;
-    }
-    ompsim_single_quiet = 1;
-    CALL_FN_W_v(r, orig);
-    ompsim_single_quiet = 0;
-    return single_decide(__builtin_return_address(0));
-}
+SINGLE_WRAP(GOMP_single_start, (void), CALL_FN_W_v(r, orig))
