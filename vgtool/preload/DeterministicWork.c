@@ -150,8 +150,6 @@ OMPSIM_UNSIM int ompsim_fixed_next(omp_word* lb, omp_word* ub, long* st, int* la
 
 /* ---------------------------------------------------------------- single */
 
-#define LIBOMP libompZdsoZa
-typedef long W;
 
 /* Set while the runtime's single entry point runs: OmptTool.c's work
  * callback drops the runtime's single events, this file sends its own. */
@@ -173,8 +171,7 @@ static int single_decide(const void* ra) {
 /* A wrapper of the runtime's single entry point `fn`: the runtime still
  * counts the construct (its events muted), then thread 0 is the executor. */
 #define SINGLE_WRAP(fn, params, call)                          \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {             \
+    LIBOMP_WRAPPER(W, fn, params) {                            \
         OrigFn orig;                                           \
         W r;                                                   \
         VALGRIND_GET_ORIG_FN(orig);                            \

@@ -27,10 +27,6 @@
 #include "OmpPreload.h"
 #include "ompsim.h"
 
-#define LIBOMP libompZdsoZa
-
-typedef long W; /* a word as the CALL_FN_* macros return it */
-
 struct Deferred {
     int active; /* inside a GOMP *_start wrapper: keep the first dispatch result */
     int have;
@@ -113,10 +109,8 @@ static void chunk_or_done(W r, omp_word lb, omp_word ub) {
 /* void __kmpc_dispatch_init_<sfx>(ident_t*, kmp_int32 gtid, enum sched_type,
  *                                 T lb, T ub, ST st, ST chunk) */
 #define DISPATCH_INIT(sfx, T, ST, SIGNED)                                                                              \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
-                                                                     ST st, ST chunk) OMPSIM_UNSIM;              \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_init_##sfx)(void* loc, int gtid, int sched, T lb, T ub, \
-                                                                     ST st, ST chunk) {                          \
+    LIBOMP_WRAPPER(void, __kmpc_dispatch_init_##sfx,                                                             \
+                   (void* loc, int gtid, int sched, T lb, T ub, ST st, ST chunk)) {                              \
         OrigFn orig;                                                                                             \
         W r;                                                                                                     \
         VALGRIND_GET_ORIG_FN(orig);                                                                              \
@@ -134,10 +128,8 @@ static void chunk_or_done(W r, omp_word lb, omp_word ub) {
 /* int __kmpc_dispatch_next_<sfx>(ident_t*, kmp_int32 gtid, kmp_int32* p_last,
  *                                T* p_lb, T* p_ub, ST* p_st) */
 #define DISPATCH_NEXT(sfx, T, ST)                                                                                   \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_next_##sfx)(void* loc, int gtid, int* last, T* p_lb, T* p_ub, \
-                                                                  ST* p_st) OMPSIM_UNSIM;                           \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_dispatch_next_##sfx)(void* loc, int gtid, int* last, T* p_lb, T* p_ub, \
-                                                                  ST* p_st) {                                       \
+    LIBOMP_WRAPPER(W, __kmpc_dispatch_next_##sfx,                                                                   \
+                   (void* loc, int gtid, int* last, T* p_lb, T* p_ub, ST* p_st)) {                                  \
         OrigFn orig;                                                                                                \
         W r;                                                                                                        \
         VALGRIND_GET_ORIG_FN(orig);                                                                                 \
@@ -225,8 +217,7 @@ static void defer_end(struct Deferred saved, omp_word lb, omp_word ub_incl, omp_
  * `before` and `after` statements around `call`, the call of the real
  * function (into r). */
 #define RA_WRAP(fn, params, before, call, after)               \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {             \
+    LIBOMP_WRAPPER(W, fn, params) {                            \
         OrigFn orig;                                           \
         W r;                                                   \
         VALGRIND_GET_ORIG_FN(orig);                            \
@@ -397,8 +388,7 @@ static void combined_body(void* p) {
  * loop's first index, inclusive last index, stride and schedule word; CALL
  * and the arguments after fn and data for the real function. */
 #define COMBINED(name, params, lb_, ub_incl, st_, sched_, CALL, ...)         \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, name) params OMPSIM_UNSIM;          \
-    void I_WRAP_SONAME_FNNAME_ZU(LIBOMP, name) params {                      \
+    LIBOMP_WRAPPER(void, name, params) {                                     \
         OrigFn orig;                                                         \
         W r;                                                                 \
         VALGRIND_GET_ORIG_FN(orig);                                          \

@@ -23,6 +23,17 @@
 
 typedef unsigned long omp_word;
 
+/* Wrappers of libomp's functions (Valgrind function wrapping, soname
+ * libomp.so*): LIBOMP_WRAPPER(type, fn, params) declares the wrapper in the
+ * unsimulated section and begins its definition; its body gets the real
+ * function with VALGRIND_GET_ORIG_FN and calls it with CALL_FN_*, whose
+ * result is a word (W). */
+#define LIBOMP libompZdsoZa
+typedef long W;
+#define LIBOMP_WRAPPER(type, fn, params)                          \
+    type I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM; \
+    type I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params
+
 /* 1 when the process runs under ompsim (the first call probes the tool and
  * registers the unsimulated section), 0 natively and under other tools. */
 OMPSIM_HID int ompsim_omp_probe(void);

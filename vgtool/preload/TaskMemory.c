@@ -13,13 +13,9 @@
 #include "OmpPreload.h"
 #include "ompsim.h"
 
-#define LIBOMP libompZdsoZa
-typedef long W;
 
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_omp_task_alloc)(void* loc, long gtid, long flags, unsigned long task_size,
-                                                         unsigned long shareds_size, void* entry) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_omp_task_alloc)(void* loc, long gtid, long flags, unsigned long task_size,
-                                                         unsigned long shareds_size, void* entry) {
+LIBOMP_WRAPPER(W, __kmpc_omp_task_alloc, (void* loc, long gtid, long flags, unsigned long task_size,
+                                          unsigned long shareds_size, void* entry)) {
     OrigFn orig;
     W r;
     VALGRIND_GET_ORIG_FN(orig);
@@ -39,8 +35,7 @@ W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, __kmpc_omp_task_alloc)(void* loc, long gtid, l
  *     kmp_uint64 grainsize, void* task_dup) and __kmpc_taskloop_5 (one more
  * int, modifier): the tasks are copies of `task`, made by the runtime. */
 #define FORGET(fn, params, call)                                           \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params OMPSIM_UNSIM;            \
-    W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, fn) params {                        \
+    LIBOMP_WRAPPER(W, fn, params) {                                       \
         OrigFn orig;                                                      \
         W r;                                                              \
         VALGRIND_GET_ORIG_FN(orig);                                       \
@@ -110,12 +105,8 @@ static void run_task(void* p) {
     t->fn((char*)p + t->skip);
 }
 
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_task)(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long size,
-                                             long align, long if_clause, long flags, long depend, long priority,
-                                             long detach) OMPSIM_UNSIM;
-W I_WRAP_SONAME_FNNAME_ZU(LIBOMP, GOMP_task)(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long size,
-                                             long align, long if_clause, long flags, long depend, long priority,
-                                             long detach) {
+LIBOMP_WRAPPER(W, GOMP_task, (void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long size, long align,
+                              long if_clause, long flags, long depend, long priority, long detach)) {
     OrigFn orig;
     W r;
     VALGRIND_GET_ORIG_FN(orig);
