@@ -9,6 +9,10 @@
  *   OMPSIM_ZERO_COUNTERS();      forget what was counted so far
  *   OMPSIM_DUMP("label");        write a profile document now
  *
+ *   OMPSIM_REGION_BEGIN("name");  a user region (ompP's REGION) in the
+ *   OMPSIM_REGION_END("name");    region profile: its call graph node,
+ *                                 times in simulated cycles, cache events
+ *
  *   OMPSIM_NAME_RANGE(ptr, size, "name");   monitor [ptr, ptr+size) as a data
  *                                            structure named "name" (stack
  *                                            arrays, pools, parts of arrays)
@@ -37,6 +41,8 @@ typedef enum {
     OMPSIM_USERREQ_NAME_RANGE,
     OMPSIM_USERREQ_FORGET_RANGE,
     OMPSIM_USERREQ_SET_RESOLUTION,
+    OMPSIM_USERREQ_REGION_BEGIN,
+    OMPSIM_USERREQ_REGION_END,
     /* Sent by the tool's preload library (heap wrappers), not by programs. */
     OMPSIM_USERREQ_HEAP_ALLOC = VG_USERREQ_TOOL_BASE('O', 'M') + 0x100,
     OMPSIM_USERREQ_HEAP_FREE,
@@ -63,6 +69,12 @@ typedef enum {
 /* label: a NUL-terminated string, or 0 for none. */
 #define OMPSIM_DUMP(label) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_DUMP, (label), 0, 0, 0, 0)
+
+/* name: a NUL-terminated string; begin and end of one region use the same name. */
+#define OMPSIM_REGION_BEGIN(name) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_REGION_BEGIN, (name), 0, 0, 0, 0)
+#define OMPSIM_REGION_END(name) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_REGION_END, (name), 0, 0, 0, 0)
 
 #define OMPSIM_NAME_RANGE(ptr, size, name) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_NAME_RANGE, (ptr), (size), (name), 0, 0)

@@ -162,6 +162,15 @@ typedef enum {
      * inside the runtime; the preload learns the block when the task
      * starts): a2 = the program's part, a3 = its length. */
     OMP_EV_TASK_ALLOC,
+    /* Programs built with -finstrument-functions: the preload replaces the
+     * C library's (empty) __cyg_profile_func_enter/_exit hooks.
+     * FUNC_ENTER: a2 = the function's address, a3 = its call site.
+     * FUNC_EXIT:  a2 = the function's address, a3 = an address inside the
+     *             function near its end (where it calls the exit hook).
+     * Sent by any thread, OpenMP or not; the first FUNC_ENTER makes the tool
+     * record region events even in a serial program. */
+    OMP_EV_FUNC_ENTER,
+    OMP_EV_FUNC_EXIT,
     OMP_EV_KIND_END
 } OmpEventKind;
 

@@ -2,6 +2,8 @@
 
 #include "IdMap.h"
 #include "OmpEvents.h"
+#include "RegionService.h"
+#include "RegionTable.h"
 #include "Replay.h"
 #include "ToolArray.h"
 
@@ -29,6 +31,14 @@ enum : UWord {
     kSyncBarrierImplicitWorkshare = 8,
     kSyncBarrierImplicitParallel = 9,
     kSyncBarrierTeams = 10,
+    kWorkLoop = 1,
+    kWorkSections = 2,
+    kWorkWorkshare = 5,
+    kWorkTaskloop = 7,
+    kMutexLock = 1,
+    kMutexNestLock = 3,
+    kMutexCritical = 5,
+    kMutexOrdered = 7,
     kTaskComplete = 1,
     kTaskCancel = 3,
     kTaskDetach = 4,
@@ -46,12 +56,18 @@ struct ThreadRec {
     u32 depth;
     u32 wait;           // nested waits (barrier, lock acquisition, taskwait)
     bool acquiring;     // between mutex_acquire and mutex_acquired
+    u32 acquiring_kind; // its ompt_mutex_t
+    u32 mutex_region[kMaxDepth];   // critical/ordered regions held (innermost last)
+    u32 nmutex;
+    u32 masked_region[kMaxDepth];  // masked/master regions open
+    u32 nmasked;
     bool in_runtime;    // the runtime called the code running now
 };
 
 Options g_opt;
 bool g_streaming;
 bool g_openmp;
+bool g_gomp;        // a gcc-built program (libgomp calls forwarded to libomp)
 ThreadRec* g_threads;
 IdMap g_teams;   // parallel id -> Team*
 IdMap g_tasks;   // task id -> Unit*
@@ -158,6 +174,45 @@ void emit(ThreadId tid, u32 kind, uptr a, uptr b = 0, uptr c = 0) {
     if (u && !u->s->closed) stream::append_marker(u->s, kind, a, b, c);
 }
 
+// Region events (RegionService.h), in the stream the thread records into, or
+// in `u`'s.
+void emit_region(ThreadId tid, regions::RegionEvent ev, u32 region, regions::RegionType type, u64 team = 0,
+                 u32 flag = 0) {
+    emit(tid, kMkRegion, region, regionsvc::pack(ev, type, flag), team);
+}
+void emit_region_in(Unit* u, regions::RegionEvent ev, u32 region, regions::RegionType type) {
+    if (u && !u->s->closed) stream::append_marker(u->s, kMkRegion, region, regionsvc::pack(ev, type, 0), 0);
+}
+
+regions::RegionType work_region_type(UWord work) {
+    switch (work) {
+        case kWorkSections:
+            return regions::kSections;
+        case kWorkSingleExecutor:
+        case kWorkSingleOther:
+            return regions::kSingle;
+        default:
+            return regions::kLoop;
+    }
+}
+
+bool mutex_region(UWord kind, regions::RegionType& type) {
+    switch (kind) {
+        case kMutexCritical:
+            type = regions::kCritical;
+            return true;
+        case kMutexOrdered:
+            type = regions::kOrdered;
+            return true;
+        case kMutexLock:
+        case kMutexNestLock:
+            type = regions::kLock;
+            return true;
+        default:
+            return false;  // test locks (no wait), atomics
+    }
+}
+
 
 Loop* team_loop(Team* team, u32 k, const UWord* args) {
     reserve(team->loops, team->loops_cap, k + 1, 8, "ompsim.omp");
@@ -206,7 +261,8 @@ const HChar* const kNames[] = {"?",           "tool-init",    "thread-begin", "t
                                "loop-done",   "sync-begin",   "sync-end",     "sync-wait-begin",
                                "sync-wait-end", "mutex-acquire", "mutex-acquired", "mutex-released",
                                "masked-begin", "masked-end",  "task-create",  "task-dependences",
-                               "task-dependence", "task-schedule", "callback-unavailable"};
+                               "task-dependence", "task-schedule", "callback-unavailable", "task-alloc",
+                               "func-enter",  "func-exit"};
 
 void copy_deps(Unit* u, Addr array, UWord n) {
     if (!u || !n || n > 4096) return;
@@ -320,6 +376,7 @@ void handle_event(ThreadId tid, const UWord* args) {
     }
     if (kind == OMP_EV_TOOL_INIT) {
         g_openmp = true;
+        g_gomp = args[3] == 2;
         return;  // the tool switches to streaming (ToolMain.cpp)
     }
     if (!g_streaming) return;
@@ -340,13 +397,18 @@ void handle_event(ThreadId tid, const UWord* args) {
         case OMP_EV_PARALLEL_BEGIN: {
             Team* team = zalloc<Team>();
             team->raw_id = args[2];
+            team->region = regiontab::construct(regions::kParallel, args[5]);
             g_teams.put(args[2], team);
+            emit_region(tid, regions::kEnter, team->region, regions::kParallel, reinterpret_cast<uptr>(team));
             emit(tid, kMkFork, reinterpret_cast<uptr>(team));
             break;
         }
         case OMP_EV_PARALLEL_END: {
             Team* team = static_cast<Team*>(g_teams.get(args[2]));
-            if (team) emit(tid, kMkJoin, reinterpret_cast<uptr>(team));
+            if (team) {
+                emit(tid, kMkJoin, reinterpret_cast<uptr>(team));
+                emit_region(tid, regions::kExit, team->region, regions::kParallel, reinterpret_cast<uptr>(team));
+            }
             break;
         }
         case OMP_EV_IMPLICIT_TASK_BEGIN: {
@@ -364,32 +426,64 @@ void handle_event(ThreadId tid, const UWord* args) {
             team->members[num] = u;
             g_tasks.put(args[5] >> 4, u);
             push(tid, u);
+            emit_region(tid, regions::kTeamBegin, team->region, regions::kParallel, reinterpret_cast<uptr>(team));
             break;
         }
         case OMP_EV_IMPLICIT_TASK_END: {
             if ((args[5] & 0xf) & kTaskInitial) break;
             // Whatever is still open above the implicit task ends with it.
-            while (t.depth) {
-                Unit* u = pop(tid, true);
-                if (u->kind == UnitKind::Implicit) break;
-            }
+            while (t.depth && top(t)->kind != UnitKind::Implicit) pop(tid, true);
+            if (!t.depth) break;
+            Unit* iu = top(t);
+            emit_region(tid, regions::kTeamEnd, iu->team->region, regions::kParallel, reinterpret_cast<uptr>(iu->team));
+            pop(tid, true);
             break;
         }
         case OMP_EV_WORK_BEGIN:
         case OMP_EV_WORK_END: {
-            if (args[2] != kWorkSingleExecutor && args[2] != kWorkSingleOther) break;
+            bool single = args[2] == kWorkSingleExecutor || args[2] == kWorkSingleOther;
+            bool shared = single || args[2] == kWorkLoop || args[2] == kWorkSections ||
+                          args[2] == kWorkWorkshare || args[2] == kWorkTaskloop;
+            if (!shared) break;
+            regions::RegionType rt = work_region_type(args[2]);
             Unit* iu = implicit_of(t);
-            if (!iu) break;
+            u32 region;
+            if (kind == OMP_EV_WORK_BEGIN) {
+                // A worksharing construct is the k-th of its parallel region
+                // (every thread of a team meets the same ones in the same
+                // order): gcc-built programs give workers no code pointer.
+                Team* team = iu ? iu->team : nullptr;
+                if (team && team != g_team0)
+                    region = regiontab::construct_keyed(rt, Addr(1) << 63 | Addr(team->region) << 32 | iu->works_seen++,
+                                                        args[4]);
+                else
+                    region = regiontab::construct(rt, args[4]);
+                if (iu) iu->region = region;
+            } else {
+                // The line range: from its begin to its end, as thread 0 of
+                // a libomp program says (gcc-built programs' end code
+                // pointers point into the runtime, or wherever timing left them).
+                region = iu ? iu->region : regions::kNoRegion;
+                if (!g_gomp && iu && iu->thread_num == 0) regiontab::widen(region, args[4]);
+            }
             if (kind == OMP_EV_WORK_END) {
-                if (args[2] == kWorkSingleExecutor && t.depth && top(t)->kind == UnitKind::Single)
+                if (args[2] == kWorkSingleExecutor && t.depth && top(t)->kind == UnitKind::Single) {
+                    emit_region(tid, regions::kBodyEnd, region, rt);
                     pop(tid, true);
+                } else if (!single) {
+                    pop_chunk(tid);  // the last chunk ended in the dispatch call that reports the end
+                }
+                emit_region(tid, regions::kWorkEnd, region, rt);
                 break;
             }
+            emit_region(tid, regions::kEnter, region, rt);
+            if (!single || !iu) break;
             Single* s = team_single(iu->team, iu->singles_seen++);
             emit(tid, kMkSingle, reinterpret_cast<uptr>(s));
             if (args[2] == kWorkSingleExecutor && !s->body) {
                 s->body = new_unit(UnitKind::Single, iu->team);
                 push(tid, s->body);
+                emit_region(tid, regions::kBodyBegin, region, rt);
             }
             break;
         }
@@ -421,28 +515,49 @@ void handle_event(ThreadId tid, const UWord* args) {
             break;
         }
         case OMP_EV_SYNC_BEGIN:
+        case OMP_EV_SYNC_END: {
+            bool begin = kind == OMP_EV_SYNC_BEGIN;
             switch (args[2]) {
                 case kSyncBarrier:
                 case kSyncBarrierImplicit:
                 case kSyncBarrierExplicit:
                 case kSyncBarrierImplementation:
                 case kSyncBarrierImplicitWorkshare:
-                case kSyncBarrierImplicitParallel:
-                    pop_chunk(tid);
-                    emit(tid, kMkBarrier, 0);
+                case kSyncBarrierImplicitParallel: {
+                    // The region profiler gives an implicit barrier to the
+                    // construct it ends; an explicit one is a BARRIER region.
+                    u32 implicit = args[2] != kSyncBarrierExplicit && args[2] != kSyncBarrier;
+                    u32 region = regiontab::construct(regions::kBarrier, args[3]);
+                    if (begin) {
+                        pop_chunk(tid);
+                        emit_region(tid, regions::kBarrierBegin, region, regions::kBarrier, 0, implicit);
+                        emit(tid, kMkBarrier, 0);
+                    } else {
+                        emit_region(tid, regions::kBarrierEnd, region, regions::kBarrier, 0, implicit);
+                    }
                     break;
+                }
                 case kSyncTaskwait:
-                    emit(tid, kMkTaskwait, 0);
-                    break;
                 case kSyncTaskgroup:
-                    emit(tid, kMkTaskgroupEnd, 0);
+                case kSyncReduction: {
+                    regions::RegionType rt = args[2] == kSyncTaskwait    ? regions::kTaskwait
+                                             : args[2] == kSyncTaskgroup ? regions::kTaskgroup
+                                                                         : regions::kReduction;
+                    u32 region = regiontab::construct(rt, args[3]);
+                    if (!begin) {
+                        emit_region(tid, regions::kExit, region, rt);
+                        break;
+                    }
+                    emit_region(tid, regions::kEnter, region, rt);
+                    if (rt == regions::kTaskwait) emit(tid, kMkTaskwait, 0);
+                    if (rt == regions::kTaskgroup) emit(tid, kMkTaskgroupEnd, 0);
                     break;
+                }
                 default:
                     break;
             }
             break;
-        case OMP_EV_SYNC_END:
-            break;
+        }
         case OMP_EV_SYNC_WAIT_BEGIN:
             ++t.wait;
             refresh(tid);
@@ -451,26 +566,62 @@ void handle_event(ThreadId tid, const UWord* args) {
             if (t.wait) --t.wait;
             refresh(tid);
             break;
-        case OMP_EV_MUTEX_ACQUIRE:
-            if (!t.acquiring) {
-                t.acquiring = true;
-                ++t.wait;
-                refresh(tid);
+        case OMP_EV_MUTEX_ACQUIRE: {
+            if (t.acquiring) break;
+            t.acquiring = true;
+            t.acquiring_kind = (u32)args[2];
+            regions::RegionType rt;
+            if (mutex_region(args[2], rt)) {
+                u32 region = regiontab::construct(rt, args[4]);
+                emit_region(tid, regions::kEnter, region, rt);
+                if (rt != regions::kLock && t.nmutex < kMaxDepth) t.mutex_region[t.nmutex++] = region;
             }
+            ++t.wait;
+            refresh(tid);
             break;
-        case OMP_EV_MUTEX_ACQUIRED:
+        }
+        case OMP_EV_MUTEX_ACQUIRED: {
+            bool was = t.acquiring;
             if (t.acquiring) {
                 t.acquiring = false;
                 if (t.wait) --t.wait;
                 refresh(tid);
             }
             emit(tid, kMkLock, args[3], args[5]);
+            regions::RegionType rt;
+            if (was && mutex_region(t.acquiring_kind, rt))
+                // A lock's region is its acquisition; a critical's or an
+                // ordered's body follows.
+                emit_region(tid, rt == regions::kLock ? regions::kExit : regions::kBodyBegin, 0, rt);
             break;
-        case OMP_EV_MUTEX_RELEASED:
+        }
+        case OMP_EV_MUTEX_RELEASED: {
+            regions::RegionType rt;
+            bool body = mutex_region(args[2], rt) && rt != regions::kLock && t.nmutex;
+            if (body) emit_region(tid, regions::kBodyEnd, 0, rt);
             emit(tid, kMkUnlock, args[3], args[5]);
+            if (body) {
+                u32 region = t.mutex_region[--t.nmutex];
+                // libomp 14 gives other threads' release code pointers 0 or
+                // someone else's (OmpEvents.h): thread 0's only.
+                Unit* iu = implicit_of(t);
+                if (iu && iu->thread_num == 0) regiontab::widen(region, args[4]);
+                emit_region(tid, regions::kExit, region, rt);
+            }
             break;
-        case OMP_EV_MASKED_BEGIN:
+        }
+        case OMP_EV_MASKED_BEGIN: {
+            u32 region = regiontab::construct(regions::kMaster, args[2]);
+            if (t.nmasked < kMaxDepth) t.masked_region[t.nmasked++] = region;
+            emit_region(tid, regions::kEnter, region, regions::kMaster);
+            break;
+        }
         case OMP_EV_MASKED_END:
+            if (t.nmasked) {
+                u32 region = t.masked_region[--t.nmasked];
+                regiontab::widen(region, args[2]);
+                emit_region(tid, regions::kExit, region, regions::kMaster);
+            }
             break;
         case OMP_EV_TASK_CREATE: {
             if (!(args[3] & kTaskExplicit)) break;
@@ -480,8 +631,18 @@ void handle_event(ThreadId tid, const UWord* args) {
             u->raw_id = args[2];
             u->parent = creator;
             u->undeferred = (args[3] & (kTaskUndeferred | kTaskMerged)) != 0;
+            u->region = regiontab::construct(regions::kTask, args[5]);
             g_tasks.put(args[2], u);
             emit(tid, kMkTask, reinterpret_cast<uptr>(u));
+            break;
+        }
+        case OMP_EV_FUNC_ENTER:
+            emit_region(tid, regions::kEnter, regiontab::function(args[2]), regions::kFunction);
+            break;
+        case OMP_EV_FUNC_EXIT: {
+            u32 region = regiontab::function(args[2]);
+            regiontab::widen(region, args[3]);
+            emit_region(tid, regions::kExit, region, regions::kFunction);
             break;
         }
         case OMP_EV_TASK_ALLOC:
@@ -502,6 +663,7 @@ void handle_event(ThreadId tid, const UWord* args) {
                     if (t.stack[i - 1] != prior) continue;
                     while (t.depth >= i) {
                         Unit* u = pop(tid, false);
+                        if (u == prior && done) emit_region_in(u, regions::kExit, u->region, regions::kTask);
                         if (u != prior || done) stream::close(u->s);
                     }
                     break;
@@ -516,6 +678,7 @@ void handle_event(ThreadId tid, const UWord* args) {
                 bool resumed = next->scheduled;
                 next->scheduled = true;
                 push(tid, next);
+                if (!resumed) emit_region_in(next, regions::kEnter, next->region, regions::kTask);
                 if (resumed)
                     t.wait_at[t.depth - 1] = next->wait_base;
                 else
@@ -527,6 +690,15 @@ void handle_event(ThreadId tid, const UWord* args) {
         default:
             break;
     }
+    replay::advance();
+}
+
+void user_region(ThreadId tid, bool begin, const HChar* name, Addr where) {
+    if (!g_streaming) return;
+    u32 region = begin ? regiontab::user(name, where) : regiontab::find_user(name);
+    if (region == regions::kNoRegion) return;  // an end without a begin
+    if (!begin) regiontab::widen(region, where);
+    emit_region(tid, begin ? regions::kEnter : regions::kExit, region, regions::kUser);
     replay::advance();
 }
 

@@ -33,6 +33,9 @@ bool start_streaming();
 
 // Client request OMPSIM_USERREQ_OMP_EVENT from thread `tid`.
 void handle_event(ThreadId tid, const UWord* args);
+// OMPSIM_REGION_BEGIN/END of thread `tid` (name: a string in the client;
+// where: the request's code address).
+void user_region(ThreadId tid, bool begin, const HChar* name, Addr where);
 // Valgrind's thread events.
 void thread_created(ThreadId parent, ThreadId child);
 void thread_exiting(ThreadId tid);

@@ -1,6 +1,7 @@
 #include "ProfileWriter.h"
 
 #include "DataStructures.h"
+#include "RegionsWriter.h"
 #include "Reports.h"
 #include "SimHelpers.h"
 #include "ThreadsWriter.h"
@@ -50,6 +51,14 @@ void costs_of(const LineCC& cc, const HierarchyConfig& cfg, Costs& c) {
 }
 
 }  // namespace
+
+void put_event_names(VgFile* fp, const HierarchyConfig& cfg) {
+    for (int i = 0; i < event_count(cfg); ++i) {
+        HChar name[16];
+        event_name(cfg, i, name);
+        VG_(fprintf)(fp, i ? " %s" : "%s", name);
+    }
+}
 
 // Escapes & < > " and replaces control bytes (XML 1.0 cannot hold them).
 void put_xml_escaped(VgFile* fp, const HChar* s) {
@@ -194,11 +203,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         put_cache(fp, cfg, k, false);
     }
     VG_(fprintf)(fp, "  </machine>\n  <events>");
-    for (int i = 0; i < ne; ++i) {
-        HChar name[16];
-        event_name(cfg, i, name);
-        VG_(fprintf)(fp, i ? " %s" : "%s", name);
-    }
+    put_event_names(fp, cfg);
     VG_(fprintf)(fp, "</events>\n");
 
     // Totals are the sum of the per-line vectors (cycles included), so a
@@ -291,6 +296,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         VG_(strcat)(ds_events, name);
     }
     ds::write_xml(fp, cfg, ds_events);
+    put_region_profile(fp, cfg);
     VG_(fprintf)(fp, "</ompsim-profile>\n");
     VG_(fclose)(fp);
     if (VG_(clo_verbosity) > 0) VG_(umsg)("Profile document: %s\n", path);

@@ -29,6 +29,8 @@ void put_xml_escaped(VgFile* fp, const HChar* s);
 
 // `<cache-stats name=.. ...` without the closing "/>" (callers add attributes).
 void put_stats_open(VgFile* fp, const HChar* indent, const HChar* name, const LevelStats& s);
+// The document's event names, separated by one space (as in <events>).
+void put_event_names(VgFile* fp, const HierarchyConfig& cfg);
 // The cost vector of one cost centre, in <events> order.
 void put_line_costs(VgFile* fp, const LineCC& cc, const HierarchyConfig& cfg);
 

@@ -1,6 +1,7 @@
 #include "Replay.h"
 
 #include "CoreSim.h"
+#include "RegionService.h"
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
 #include "ToolArray.h"
@@ -443,6 +444,9 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
             s->state = SlotState::Taskgroup;
             return Step::Blocked;
         }
+        case kMkRegion:
+            regionsvc::marker(s->index, s->core, a, b, c);
+            return Step::Turn;
         case kMkSpawn: {
             Unit* u = reinterpret_cast<Unit*>(a);
             Slot* w = new_slot();
@@ -624,6 +628,7 @@ void finish() {
             break;
         }
     }
+    regionsvc::finish();
 }
 
 void not_deterministic(const HChar* reason) {

@@ -29,6 +29,7 @@ enum MarkerKind : u32 {
     kMkTaskMemory,     // a = descriptor address, b = length (0: forget it): the
                        // next kMkTask's descriptor, or with c = 1 the running
                        // task's own (TaskDescriptors.h)
+    kMkRegion,         // a region event for the region profiler (RegionService.h)
 };
 
 struct Team;
@@ -51,11 +52,14 @@ struct Unit {
     // Recording counters of an implicit task: the k-th dynamic loop and the
     // k-th single construct it meets identify the construct team-wide.
     u32 loops_seen, singles_seen;
+    u32 works_seen;        // worksharing constructs met (the region profile's identity)
     Loop* loop;            // implicit task: the dynamic loop it is in (recording)
     Long lb, ub;           // chunk bounds (inclusive)
     Dep* deps;
     u32 ndeps;
     u64 raw_id;            // the preload's id (tasks)
+    u32 region;            // task: its TASK region; implicit task: the worksharing
+                           // construct it is in (RegionTable.h; recording)
     // Where the unit was recorded: the recording thread's stack, the stack
     // pointer where a task's or an implicit task's frames begin (ref_sp, 0
     // until known; unused for chunks and singles) and the implicit task it
@@ -108,6 +112,7 @@ struct Team {
     Single** singles;
     u32 nsingles, singles_cap;
     const HChar* where;    // source location of the parallel construct
+    u32 region;            // its PARALLEL region (RegionTable.h)
     // ---- replay
     bool forked;
     u32 at_barrier;        // members waiting at the current barrier

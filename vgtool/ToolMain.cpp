@@ -7,6 +7,7 @@
 #include "OmpEvents.h"
 #include "OmpIntake.h"
 #include "ProfileWriter.h"
+#include "RegionService.h"
 #include "Replay.h"
 #include "Reports.h"
 #include "SimHelpers.h"
@@ -363,6 +364,7 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             cost::zero_all();
             if (!g_cfg.cachegrind) sim::g_machine.reset_stats();
             coresim::zero_counters();
+            regionsvc::zero();
             break;
         case OMPSIM_USERREQ_HEAP_ALLOC:
             ds::heap_alloc(tid, (Addr)args[1], (SizeT)args[2]);
@@ -386,8 +388,15 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             ++g_dumps;
             break;
         }
+        case OMPSIM_USERREQ_REGION_BEGIN:
+        case OMPSIM_USERREQ_REGION_END:
+            // Region events need the replay's clocks, serial programs too.
+            start_streaming();
+            omp::user_region(tid, args[0] == OMPSIM_USERREQ_REGION_BEGIN,
+                             args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", VG_(get_IP)(tid));
+            break;
         case OMPSIM_USERREQ_OMP_EVENT:
-            if (args[1] == OMP_EV_TOOL_INIT) start_streaming();
+            if (args[1] == OMP_EV_TOOL_INIT || args[1] == OMP_EV_FUNC_ENTER) start_streaming();
             omp::handle_event(tid, args);
             break;
         default:

@@ -1,0 +1,103 @@
+#include "RegionsWriter.h"
+
+#include "CoreSim.h"
+#include "ProfileWriter.h"
+#include "RegionService.h"
+#include "RegionTable.h"
+
+namespace ompsim {
+
+namespace {
+
+using regions::Node;
+using regions::NodeThread;
+
+// The raw counters of the profiler (RegionService.h) as a cost centre.
+LineCC as_line(const u64* w) {
+    LineCC cc;
+    VG_(memset)(&cc, 0, sizeof cc);
+    cc.ir = w[0];
+    cc.dr = w[1];
+    cc.dw = w[2];
+    for (int d = 0; d <= kMaxLevels; ++d) {
+        cc.ir_served[d] = w[3 + d];
+        cc.dr_served[d] = w[3 + (kMaxLevels + 1) + d];
+        cc.dw_served[d] = w[3 + 2 * (kMaxLevels + 1) + d];
+    }
+    return cc;
+}
+
+void put_list(VgFile* fp, const u64* v, u32 n) {
+    for (u32 i = 0; i < n; ++i) VG_(fprintf)(fp, i ? " %llu" : "%llu", v[i]);
+}
+
+void put_name(VgFile* fp, const HChar* attr, const HChar* v) {
+    VG_(fprintf)(fp, " %s=\"", attr);
+    put_xml_escaped(fp, v);
+    VG_(fprintf)(fp, "\"");
+}
+
+}  // namespace
+
+void put_region_profile(VgFile* fp, const HierarchyConfig& cfg) {
+    if (!regionsvc::used()) return;
+    const regions::RegionProfiler& p = regionsvc::profiler();
+    u32 nregions = regiontab::count();
+    // R numbers in the order of the nodes' creation (first entry).
+    u32* number = static_cast<u32*>(VG_(calloc)("ompsim.regions.out", nregions + 1, sizeof(u32)));
+    u32* order = static_cast<u32*>(VG_(calloc)("ompsim.regions.out", nregions + 1, sizeof(u32)));
+    u32 used = 0;
+    for (u32 i = 1; i < p.node_count(); ++i) {
+        u32 r = p.node(i)->region;
+        if (r < nregions && !number[r]) {
+            number[r] = ++used;
+            order[used - 1] = r;
+        }
+    }
+    VG_(fprintf)(fp, "  <region-profile time-unit=\"cycles\" threads=\"%u\" columns=\"", coresim::slots_used());
+    for (u32 c = 0; c < regions::kColumns; ++c)
+        VG_(fprintf)(fp, c ? " %s" : "%s", regions::column_name(regions::Column(c)));
+    VG_(fprintf)(fp, "\" states=\"");
+    for (u32 s = 0; s < regions::kStates; ++s)
+        VG_(fprintf)(fp, s ? " %s" : "%s", regions::state_name(regions::State(s)));
+    VG_(fprintf)(fp, "\" events=\"");
+    put_event_names(fp, cfg);
+    VG_(fprintf)(fp, "\">\n");
+    for (u32 k = 0; k < used; ++k) {
+        const regiontab::Region& r = regiontab::get(order[k]);
+        VG_(fprintf)(fp, "    <region id=\"R%05u\" type=\"%s\"", k + 1, regions::type_name(r.type));
+        put_name(fp, "file", r.file);
+        put_name(fp, "function", r.fn);
+        VG_(fprintf)(fp, " first-line=\"%u\" last-line=\"%u\"", r.first, r.last);
+        put_name(fp, "name", r.name);
+        VG_(fprintf)(fp, "/>\n");
+    }
+    for (u32 i = 0; i < p.node_count(); ++i) {
+        const Node* n = p.node(i);
+        if (i == 0)
+            VG_(fprintf)(fp, "    <node id=\"0\" region=\"\" parent=\"\">\n");
+        else
+            VG_(fprintf)(fp, "    <node id=\"%u\" region=\"R%05u\" parent=\"%u\">\n", n->id, number[n->region],
+                         n->parent->id);
+        for (const NodeThread* t = n->threads; t; t = t->next) {
+            VG_(fprintf)(fp, "      <thread id=\"%u\" columns=\"", t->thread);
+            put_list(fp, t->col, regions::kColumns);
+            VG_(fprintf)(fp, "\" states=\"");
+            put_list(fp, t->states, regions::kStates);
+            VG_(fprintf)(fp, "\" costs=\"");
+            LineCC cc = as_line(t->counters);
+            put_line_costs(fp, cc, cfg);
+            VG_(fprintf)(fp, "\"/>\n");
+        }
+        for (const regions::Pred* pr = n->preds; pr; pr = pr->next)
+            if (pr->count)
+                VG_(fprintf)(fp, "      <pred from=\"%u\" thread=\"%u\" count=\"%llu\"/>\n", pr->from, pr->thread,
+                             pr->count);
+        VG_(fprintf)(fp, "    </node>\n");
+    }
+    VG_(fprintf)(fp, "  </region-profile>\n");
+    VG_(free)(number);
+    VG_(free)(order);
+}
+
+}  // namespace ompsim
