@@ -1,7 +1,8 @@
 // ompsim-report: the command-line reader of ompsim profile documents
 // (sir/Document.h). One file per command (Summary, Annotate, Diff, Export,
-// Arrays, Histogram with HistogramSvg), shared helpers in Format.cpp and, for
-// the data-structure commands, Structures.cpp; the command line in main.cpp.
+// Arrays, Histogram with HistogramSvg, Regions, Flow), shared helpers in
+// Format.cpp and, for the data-structure commands, Structures.cpp (for the
+// region-profile commands, Regions.cpp); the command line in main.cpp.
 //
 // Exit statuses of every command: 0 success, 2 any error (unreadable or
 // invalid document, bad arguments; one line "ompsim-report: <message>" on
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -174,6 +176,74 @@ std::string structure_display_name(const sir::DataStructures& ds, size_t i);
 // everywhere; empty without the columns.
 std::vector<std::string> findings(const sir::Document& doc);
 
+// --------------------------------------- the region profile (Regions.cpp)
+
+// The <region-profile> section of a document; throws Error (naming `path`
+// and how to get one) when it has none.
+const sir::RegionProfile& region_profile_of(const sir::Document& doc, const std::string& path);
+// The program's name (the executable without its directory).
+std::string program_name(const sir::Document& doc);
+// "regions.c (17-20)": the file without its directory ("???" when unknown)
+// and the lines (left out when unknown).
+std::string region_location(const sir::ProfRegion& r);
+// ompP's label of a region: "R00003 regions.c (17-20)", with " ('name')" for
+// a named region and " (unnamed)" for a critical without a name.
+std::string region_label(const sir::ProfRegion& r);
+// The type of a node's region; "ROOT" for the root.
+std::string type_of(const sir::RegionProfile& p, const sir::ProfNode& n);
+// The columns of ompP's flat profile for a region type (execT execC first).
+std::vector<std::string> columns_for_type(const std::string& type);
+// A node summed over its threads: inclusive = execT, exclusive = the sum of
+// its states (its own time, children left out), entries = execC.
+struct NodeTimes {
+    uint64_t inclusive = 0, exclusive = 0, entries = 0;
+};
+NodeTimes node_times(const sir::RegionProfile& p, const sir::ProfNode& n);
+// ompP's overhead analysis of one PARALLEL node, summed over the threads,
+// over the node and its descendants up to nested PARALLEL nodes (which have
+// their own): total = its execT; synchronization = the states of BARRIER,
+// TASKWAIT and TASKGROUP nodes + enterT of CRITICAL, LOCK and ORDERED;
+// imbalance = exitBarT of LOOP, SECTIONS and the PARALLEL; limited
+// parallelism = exitBarT of SINGLE; thread management = startupT + shutdwnT
+// of the PARALLEL.
+struct Overheads {
+    uint64_t total = 0;
+    uint64_t synchronization = 0, imbalance = 0, limited_parallelism = 0, thread_management = 0;
+    uint64_t sum() const;
+};
+Overheads parallel_overheads(const sir::RegionProfile& p, const sir::ProfNode& parallel);
+
+struct RegionsOptions {
+    std::string path;
+    std::string events;         // --events=A,B
+    bool events_given = false;  // false: D1mr and the last level's Dmr
+    bool states_by_node = false;
+};
+std::string regions_text(const sir::Document& doc, const RegionsOptions& options);
+void run_regions(const RegionsOptions& options, std::ostream& out);
+
+// ------------------------------------------------- the flow graph (Flow.cpp)
+
+struct FlowOptions {
+    std::string path;
+    std::string format = "dot";  // dot | svg
+    std::string layer;           // "" = the whole graph; a node id or a region id
+    std::string output;          // "" = stdout
+};
+// --layer: a node id ("3") or a region id ("R00003", or "R3": its first node);
+// throws Error for anything else or an id the profile does not have.
+uint32_t parse_layer(const sir::RegionProfile& p, const std::string& spec);
+// ompP's edge label: the threads and counts of one edge, threads with equal
+// counts and consecutive ids grouped as "first-last|sum" ("0-3|8, 5|1").
+std::string thread_groups(const std::vector<std::pair<uint32_t, uint64_t>>& counts);
+// The fill of a node: white (#ffffff) for 0 to red (#ff0000) for `max`,
+// linear: green and blue = 255 - round(255 * value / max).
+std::string fill_color(uint64_t value, uint64_t max);
+// The control-flow graph in Graphviz's DOT language: every node, or with
+// `layer` set one node and its children.
+std::string flow_dot(const sir::Document& doc, const std::optional<uint32_t>& layer);
+void run_flow(const FlowOptions& options, std::ostream& out);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -185,6 +255,8 @@ void add_diff_command(CLI::App& app, Action& action);
 void add_export_command(CLI::App& app, Action& action);
 void add_arrays_command(CLI::App& app, Action& action);
 void add_histogram_command(CLI::App& app, Action& action);
+void add_regions_command(CLI::App& app, Action& action);
+void add_flow_command(CLI::App& app, Action& action);
 
 // The commands themselves (output to `out`; errors thrown as Error).
 void run_summary(const std::string& path, std::ostream& out);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <map>
 #include <utility>
 
 #include "XmlTree.h"
@@ -45,6 +46,53 @@ int Document::event_index(const std::string& name) const {
     for (size_t i = 0; i < events.size(); ++i)
         if (events[i] == name) return static_cast<int>(i);
     return -1;
+}
+
+namespace {
+int index_of(const std::vector<std::string>& names, const std::string& name) {
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == name) return static_cast<int>(i);
+    return -1;
+}
+}  // namespace
+
+const NodeThread* ProfNode::thread(uint32_t thread_id) const {
+    for (const NodeThread& t : threads)
+        if (t.id == thread_id) return &t;
+    return nullptr;
+}
+
+int RegionProfile::column(const std::string& name) const { return index_of(columns, name); }
+int RegionProfile::state(const std::string& name) const { return index_of(states, name); }
+
+namespace {
+// Region ids ordered by their number ("R00009" < "R00010" < "R100000").
+bool region_id_less(const std::string& a, const std::string& b) {
+    size_t za = a.empty() ? 0 : std::min(a.find_first_not_of('0', 1), a.size() - 1);
+    size_t zb = b.empty() ? 0 : std::min(b.find_first_not_of('0', 1), b.size() - 1);
+    size_t la = a.size() - za, lb = b.size() - zb;
+    if (la != lb) return la < lb;
+    return a.compare(za, la, b, zb, lb) < 0;
+}
+}  // namespace
+
+const ProfRegion* RegionProfile::region(const std::string& region_id) const {
+    // The reader sorts the regions by id: a binary search finds them; a
+    // profile built in another order is searched from end to end.
+    auto it = std::lower_bound(regions.begin(), regions.end(), region_id,
+                               [](const ProfRegion& r, const std::string& id) { return region_id_less(r.id, id); });
+    if (it != regions.end() && it->id == region_id) return &*it;
+    for (const ProfRegion& r : regions)
+        if (r.id == region_id) return &r;
+    return nullptr;
+}
+
+const ProfNode* RegionProfile::node(uint32_t node_id) const {
+    // Ids ascend; they are usually 0, 1, 2, ...
+    if (node_id < nodes.size() && nodes[node_id].id == node_id) return &nodes[node_id];
+    auto it = std::lower_bound(nodes.begin(), nodes.end(), node_id,
+                               [](const ProfNode& n, uint32_t v) { return n.id < v; });
+    return it != nodes.end() && it->id == node_id ? &*it : nullptr;
 }
 
 std::string LoadError::to_string() const {
@@ -216,6 +264,54 @@ void write_data_structures(Writer& w, const DataStructures& ds) {
     w.raw("  </data-structures>\n");
 }
 
+void write_names(Writer& w, const std::vector<std::string>& names) {
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i) w.raw(" ");
+        w.esc(names[i]);
+    }
+}
+
+void write_region_profile(Writer& w, const RegionProfile& p) {
+    w.raw("  <region-profile time-unit=\"").esc(p.time_unit);
+    w.raw("\" threads=\"").num(p.threads);
+    w.raw("\" columns=\"");
+    write_names(w, p.columns);
+    w.raw("\" states=\"");
+    write_names(w, p.states);
+    w.raw("\" events=\"");
+    write_names(w, p.events);
+    w.raw("\">\n");
+    for (const ProfRegion& r : p.regions) {
+        w.raw("    <region id=\"").esc(r.id);
+        w.raw("\" type=\"").esc(r.type);
+        w.raw("\" file=\"").esc(r.file);
+        w.raw("\" function=\"").esc(r.function);
+        w.raw("\" first-line=\"").num(r.first_line);
+        w.raw("\" last-line=\"").num(r.last_line);
+        w.raw("\" name=\"").esc(r.name).raw("\"/>\n");
+    }
+    for (const ProfNode& n : p.nodes) {
+        w.raw("    <node id=\"").num(n.id);
+        w.raw("\" region=\"").esc(n.region);
+        w.raw("\" parent=\"");
+        if (n.parent) w.num(*n.parent);
+        w.raw("\">\n");
+        for (const NodeThread& t : n.threads) {
+            w.raw("      <thread id=\"").num(t.id);
+            w.raw("\" columns=\"").costs(t.columns);
+            w.raw("\" states=\"").costs(t.states);
+            w.raw("\" costs=\"").costs(t.costs).raw("\"/>\n");
+        }
+        for (const Pred& q : n.preds) {
+            w.raw("      <pred from=\"").num(q.from);
+            w.raw("\" thread=\"").num(q.thread);
+            w.raw("\" count=\"").num(q.count).raw("\"/>\n");
+        }
+        w.raw("    </node>\n");
+    }
+    w.raw("  </region-profile>\n");
+}
+
 }  // namespace
 
 std::string to_xml(const Document& d) {
@@ -227,6 +323,8 @@ std::string to_xml(const Document& d) {
         for (const DataStructure& s : d.data_structures->structures)
             lines += 4 + s.threads.size() + (s.histogram ? s.histogram->entries.size() + 2 : 0);
     if (d.threads) lines += 3 * d.threads->size();
+    if (d.region_profile)
+        for (const ProfNode& n : d.region_profile->nodes) lines += 2 + 3 * n.threads.size() + n.preds.size();
     w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
 
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -323,6 +421,7 @@ std::string to_xml(const Document& d) {
     if (d.threads) write_threads(w, *d.threads);
     if (d.cores) write_cores(w, *d.cores);
     if (d.data_structures) write_data_structures(w, *d.data_structures);
+    if (d.region_profile) write_region_profile(w, *d.region_profile);
     w.raw("</ompsim-profile>\n");
     return std::move(w.out);
 }
@@ -1196,6 +1295,320 @@ void read_cores(const Element& e, const Element* coherence_element, Document& d)
     check_coherence_sums(e, coherence_element, d);
 }
 
+// ------------------------------------------------------- the region profile
+
+std::string join_words(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : " ") + n;
+    return out;
+}
+
+// A list of names (columns, states): no name twice.
+std::vector<std::string> name_list(const Element& e, const char* name) {
+    const Attribute& a = attr(e, name);
+    std::vector<std::string> names = words(a.value);
+    for (size_t i = 0; i < names.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (names[j] == names[i])
+                fail(a.line, tag(e) + ": attribute '" + name + "' lists " + quoted(names[i]) + " twice");
+    return names;
+}
+
+// A list of numbers in an attribute, one per name of `names` (`what` says
+// what the names are: "columns", "states", "events").
+std::vector<uint64_t> number_list(const Element& e, const char* name, const std::vector<std::string>& names,
+                                  const char* what) {
+    const Attribute& a = attr(e, name);
+    std::vector<uint64_t> v;
+    v.reserve(names.size());
+    for (const std::string& word : words(a.value)) {
+        size_t n = v.size();
+        std::string which = tag(e) + ": attribute '" + name + "': value " + std::to_string(n + 1);
+        if (n < names.size()) which += " (" + names[n] + ")";
+        if (!all_digits(word)) fail(a.line, which + " is not a number: " + quoted(word));
+        uint64_t x;
+        if (!to_u64(word, UINT64_MAX, x))
+            fail(a.line, which + " is too large (at most 18446744073709551615): " + quoted(word));
+        v.push_back(x);
+    }
+    if (v.size() != names.size())
+        fail(a.line, tag(e) + ": attribute '" + name + "' has " + std::to_string(v.size()) + " values for " +
+                         std::to_string(names.size()) + " " + what);
+    return v;
+}
+
+// "R" and five or more digits.
+bool is_region_id(const std::string& id) {
+    return id.size() >= 6 && id[0] == 'R' && all_digits(id.substr(1));
+}
+
+std::string node_tag(uint32_t id) { return "<node id=\"" + std::to_string(id) + "\">"; }
+
+std::string thread_range(uint32_t threads) {
+    return "(the region profile has " + std::to_string(threads) +
+           (threads == 1 ? " thread, 0)" : " threads, 0 to " + std::to_string(threads - 1) + ")");
+}
+
+uint32_t profile_thread_attr(const Element& e, const char* name, uint32_t threads) {
+    uint32_t id = u32(e, name);
+    if (id >= threads)
+        fail(attr(e, name).line, tag(e) + ": thread " + std::to_string(id) + " is out of range " + thread_range(threads));
+    return id;
+}
+
+ProfRegion read_profile_region(const Element& re) {
+    container(re);
+    ProfRegion r;
+    const Attribute& id = attr(re, "id");
+    r.id = trim(id.value);
+    if (!is_region_id(r.id))
+        fail(id.line, "<region>: attribute 'id' is not a region id (R and five or more digits): " + quoted(id.value));
+    r.type = one_of(re, "type", {"PARALLEL", "LOOP", "SECTIONS", "SINGLE", "MASTER", "CRITICAL", "LOCK", "BARRIER",
+                                 "TASK", "TASKWAIT", "TASKGROUP", "ORDERED", "REDUCTION", "REGION", "FUNCTION"});
+    r.file = str(re, "file");
+    r.function = str(re, "function");
+    r.first_line = u32(re, "first-line");
+    r.last_line = u32(re, "last-line");
+    r.name = str(re, "name");
+    return r;
+}
+
+// Where the elements of a node are, for the messages of the later checks.
+struct NodeLines {
+    int node = 0;
+    std::vector<int> threads;  // per NodeThread
+    std::vector<int> preds;    // per Pred
+};
+
+void read_node_threads(const Element& ne, const RegionProfile& p, ProfNode& n, NodeLines& lines) {
+    for (const Element& te : ne.children) {
+        if (te.name != "thread") continue;
+        container(te);
+        NodeThread t;
+        const Attribute& ida = attr(te, "id");
+        t.id = u32(te, "id");
+        if (t.id >= p.threads)
+            fail(ida.line, "<thread>: id " + std::to_string(t.id) + " is out of range " + thread_range(p.threads));
+        if (!n.threads.empty() && t.id <= n.threads.back().id)
+            fail(te.line, "<thread>: id " + std::to_string(t.id) + " after thread " +
+                              std::to_string(n.threads.back().id) + " in " + node_tag(n.id) +
+                              " (threads are listed in ascending id, each once)");
+        t.columns = number_list(te, "columns", p.columns, "columns");
+        t.states = number_list(te, "states", p.states, "states");
+        t.costs = number_list(te, "costs", p.events, "events");
+        n.threads.push_back(std::move(t));
+        lines.threads.push_back(te.line);
+    }
+}
+
+void read_node_preds(const Element& ne, const RegionProfile& p, ProfNode& n, NodeLines& lines) {
+    for (const Element& pe : ne.children) {
+        if (pe.name != "pred") continue;
+        container(pe);
+        if (!n.parent) fail(pe.line, "<pred>: the root (node 0) has no predecessors");
+        Pred q;
+        q.from = u32(pe, "from");
+        q.thread = profile_thread_attr(pe, "thread", p.threads);
+        q.count = u64(pe, "count");
+        if (q.count == 0)
+            fail(attr(pe, "count").line,
+                 "<pred>: attribute 'count' is 0 (a predecessor is listed only when the thread came from it)");
+        if (!n.preds.empty()) {
+            const Pred& last = n.preds.back();
+            if (q.from < last.from || (q.from == last.from && q.thread <= last.thread))
+                fail(pe.line, "<pred>: (from " + std::to_string(q.from) + ", thread " + std::to_string(q.thread) +
+                                  ") after (from " + std::to_string(last.from) + ", thread " +
+                                  std::to_string(last.thread) +
+                                  ") (predecessors are listed in ascending from, then thread, each once)");
+        }
+        n.preds.push_back(q);
+        lines.preds.push_back(pe.line);
+    }
+}
+
+ProfNode read_profile_node(const Element& ne, const RegionProfile& p, const std::vector<ProfNode>& before,
+                           NodeLines& lines) {
+    container(ne);
+    ProfNode n;
+    n.id = u32(ne, "id");
+    lines.node = ne.line;
+    const Attribute& region = attr(ne, "region");
+    const Attribute& parent = attr(ne, "parent");
+    std::string region_id = trim(region.value), parent_text = trim(parent.value);
+    if (before.empty()) {
+        if (n.id != 0)
+            fail(ne.line, "<node>: the first node has id " + std::to_string(n.id) +
+                              "; the first node is the root, id 0 (nodes are listed in ascending id)");
+        if (!region_id.empty() || !parent_text.empty())
+            fail(ne.line, "<node id=\"0\">: the root has region=\"\" and parent=\"\" (it is the program, in no region)");
+    } else {
+        const uint32_t last = before.back().id;
+        if (n.id <= last)
+            fail(ne.line, "<node>: id " + std::to_string(n.id) + " after node " + std::to_string(last) +
+                              " (nodes are listed in ascending id, each once)");
+        if (region_id.empty())
+            fail(region.line, node_tag(n.id) + ": attribute 'region' is empty (only the root, node 0, has no region)");
+        if (!p.region(region_id))
+            fail(region.line, node_tag(n.id) + ": region " + quoted(region.value) + " is not listed (no <region id=" +
+                                  "\"" + xml::excerpt(region_id) + "\">)");
+        if (parent_text.empty())
+            fail(parent.line, node_tag(n.id) + ": attribute 'parent' is empty (only the root, node 0, has no parent)");
+        uint32_t parent_id = u32(ne, "parent");
+        // `before` is in ascending id.
+        auto at = std::lower_bound(before.begin(), before.end(), parent_id,
+                                   [](const ProfNode& a, uint32_t v) { return a.id < v; });
+        if (at == before.end() || at->id != parent_id)
+            fail(parent.line, node_tag(n.id) + ": parent " + std::to_string(parent_id) +
+                                  " is not a node listed before it (a parent has a smaller id than its children)");
+        n.parent = parent_id;
+        n.region = region_id;
+    }
+    read_node_threads(ne, p, n, lines);
+    read_node_preds(ne, p, n, lines);
+    return n;
+}
+
+// a += b into `sum`; false on overflow.
+bool add_checked(uint64_t& sum, uint64_t v) {
+    if (sum > UINT64_MAX - v) return false;
+    sum += v;
+    return true;
+}
+
+// Predecessors are the parent or siblings; execC is the number of entries
+// (the sum of the thread's <pred> counts; the root is entered once).
+void check_flow(const RegionProfile& p, const std::vector<NodeLines>& lines, int exec_c) {
+    for (size_t i = 0; i < p.nodes.size(); ++i) {
+        const ProfNode& n = p.nodes[i];
+        std::map<uint32_t, size_t> thread_at;  // thread id -> index in n.threads
+        for (size_t k = 0; k < n.threads.size(); ++k) thread_at[n.threads[k].id] = k;
+        std::map<uint32_t, uint64_t> entries;  // per thread, the sum of its counts
+        for (size_t k = 0; k < n.preds.size(); ++k) {
+            const Pred& q = n.preds[k];
+            const ProfNode* from = p.node(q.from);
+            if (!from) fail(lines[i].preds[k], "<pred>: from " + std::to_string(q.from) + " is not a node");
+            if (q.from != *n.parent && from->parent != n.parent)
+                fail(lines[i].preds[k], "<pred>: node " + std::to_string(q.from) + " is neither the parent (" +
+                                            std::to_string(*n.parent) + ") nor a sibling of node " +
+                                            std::to_string(n.id) +
+                                            " (a thread enters a node from its parent or from a node of the same parent)");
+            auto t = thread_at.find(q.thread);
+            if (t == thread_at.end())
+                fail(lines[i].preds[k], "<pred>: thread " + std::to_string(q.thread) + " has no <thread> in " +
+                                            node_tag(n.id) +
+                                            " (a thread that entered the node has its figures there)");
+            if (!add_checked(entries[q.thread], q.count))
+                fail(lines[i].threads[t->second], node_tag(n.id) + ": the <pred> counts of thread " +
+                                                      std::to_string(q.thread) + " overflow a 64-bit sum");
+        }
+        for (size_t k = 0; k < n.threads.size(); ++k) {
+            const NodeThread& t = n.threads[k];
+            const uint64_t c = t.columns[exec_c];
+            if (!n.parent) {
+                if (c != 1)
+                    fail(lines[i].threads[k], node_tag(n.id) + ": thread " + std::to_string(t.id) + "'s execC is " +
+                                                  std::to_string(c) +
+                                                  " (the root, the program, is entered once: execC 1)");
+                continue;
+            }
+            auto e = entries.find(t.id);
+            const uint64_t sum = e == entries.end() ? 0 : e->second;
+            if (c != sum)
+                fail(lines[i].threads[k], node_tag(n.id) + ": thread " + std::to_string(t.id) + "'s execC (" +
+                                              std::to_string(c) + ") does not equal the sum of its <pred> counts (" +
+                                              std::to_string(sum) + ")");
+        }
+    }
+}
+
+// For every node and thread: the states of the node and of its descendants
+// add up to the thread's execT in the node.
+void check_state_sums(const RegionProfile& p, const std::vector<NodeLines>& lines, int exec_t) {
+    // Per node, per thread: the states of the subtree. Parents have smaller
+    // ids (and so come earlier), so one pass from the last node up adds each
+    // subtree to its parent.
+    std::vector<std::map<uint32_t, uint64_t>> sums(p.nodes.size());
+    std::map<uint32_t, size_t> index;
+    for (size_t i = 0; i < p.nodes.size(); ++i) index[p.nodes[i].id] = i;
+    for (size_t i = p.nodes.size(); i-- > 0;) {
+        const ProfNode& n = p.nodes[i];
+        for (size_t k = 0; k < n.threads.size(); ++k)
+            for (uint64_t v : n.threads[k].states)
+                if (!add_checked(sums[i][n.threads[k].id], v))
+                    fail(lines[i].threads[k], node_tag(n.id) + ": the states of thread " +
+                                                  std::to_string(n.threads[k].id) +
+                                                  " in the node and its descendants overflow a 64-bit sum");
+        for (size_t k = 0; k < n.threads.size(); ++k) {
+            const NodeThread& t = n.threads[k];
+            uint64_t states = sums[i][t.id];
+            if (t.columns[exec_t] != states)
+                fail(lines[i].threads[k], node_tag(n.id) + ": thread " + std::to_string(t.id) + "'s execT (" +
+                                              std::to_string(t.columns[exec_t]) +
+                                              ") does not equal the states of the node and its descendants (" +
+                                              std::to_string(states) + ")");
+        }
+        if (!n.parent) continue;
+        const size_t up = index[*n.parent];
+        for (const auto& [thread, v] : sums[i])
+            if (!add_checked(sums[up][thread], v)) {
+                // At the parent's <thread> of that thread, or at the parent.
+                int line = lines[up].node;
+                for (size_t k = 0; k < p.nodes[up].threads.size(); ++k)
+                    if (p.nodes[up].threads[k].id == thread) line = lines[up].threads[k];
+                fail(line, node_tag(p.nodes[up].id) + ": the states of thread " + std::to_string(thread) +
+                               " in the node and its descendants overflow a 64-bit sum");
+            }
+        std::map<uint32_t, uint64_t>().swap(sums[i]);  // done with this subtree
+    }
+}
+
+void read_region_profile(const Element& e, Document& d) {
+    container(e);
+    RegionProfile p;
+    p.time_unit = one_of(e, "time-unit", {"cycles"});
+    p.threads = u32(e, "threads");
+    if (p.threads == 0) fail(attr(e, "threads").line, "<region-profile>: attribute 'threads' is 0 (at least 1 thread)");
+    p.columns = name_list(e, "columns");
+    for (const char* needed : {"execT", "execC"})
+        if (p.column(needed) < 0) {
+            const Attribute& a = attr(e, "columns");
+            fail(a.line, std::string("<region-profile>: attribute 'columns' has no '") + needed +
+                             "' (the sums need execT and execC): " + quoted(a.value));
+        }
+    p.states = name_list(e, "states");
+    const Attribute& ev = attr(e, "events");
+    p.events = words(ev.value);
+    if (p.events != d.events)
+        fail(ev.line, "<region-profile>: attribute 'events' is not the events of <events> ('" + join_words(d.events) +
+                          "'): " + quoted(ev.value));
+    // Ids with the same number ("R00001", "R000001") are the same region.
+    std::map<std::string, std::pair<std::string, int>, bool (*)(const std::string&, const std::string&)> seen(
+        region_id_less);
+    for (const Element& re : e.children) {
+        if (re.name != "region") continue;
+        ProfRegion r = read_profile_region(re);
+        auto [at, fresh] = seen.try_emplace(r.id, r.id, re.line);
+        if (!fresh)
+            fail(re.line, "<region>: a second region " + r.id + " (the first, " + at->second.first + ", is at line " +
+                              std::to_string(at->second.second) + ")");
+        p.regions.push_back(std::move(r));
+    }
+    std::sort(p.regions.begin(), p.regions.end(),
+              [](const ProfRegion& a, const ProfRegion& b) { return region_id_less(a.id, b.id); });
+    std::vector<NodeLines> lines;
+    for (const Element& ne : e.children) {
+        if (ne.name != "node") continue;
+        NodeLines nl;
+        ProfNode n = read_profile_node(ne, p, p.nodes, nl);
+        p.nodes.push_back(std::move(n));
+        lines.push_back(std::move(nl));
+    }
+    if (p.nodes.empty()) fail(e.line, "<region-profile>: no <node> (the root, node 0, is always listed)");
+    check_flow(p, lines, p.column("execC"));
+    check_state_sums(p, lines, p.column("execT"));
+    d.region_profile = std::move(p);
+}
+
 void read_document(const Element& root, Document& d) {
     if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
 
@@ -1226,6 +1639,7 @@ void read_document(const Element& root, Document& d) {
     const Element* threads = optional_one(root, "threads");
     const Element* cores = optional_one(root, "cores");
     const Element* data_structures = optional_one(root, "data-structures");
+    const Element* region_profile = optional_one(root, "region-profile");
     read_run(run, d.run);
     read_machine(machine, d.machine);
     read_events(events, d.events);
@@ -1240,6 +1654,7 @@ void read_document(const Element& root, Document& d) {
     if (threads) read_thread_section(*threads, d);
     if (cores) read_cores(*cores, optional_one(totals, "coherence"), d);
     if (data_structures) read_data_structures(*data_structures, d);
+    if (region_profile) read_region_profile(*region_profile, d);
 }
 
 }  // namespace

@@ -119,6 +119,27 @@
 //   </cores>
 //   <data-structures ...>
 //
+// Runs with OpenMP constructs, user regions (OMPSIM_REGION_BEGIN) or
+// -finstrument-functions hooks end in ompP's view of the run, in simulated
+// cycles (docs/output-format.md, "<region-profile>"):
+//
+//   <region-profile time-unit="cycles" threads="2" columns="execT execC ..."
+//                   states="work serial ..." events="Ir I1mr ...">
+//     <region id="R00001" type="PARALLEL" file="a.c" function="main"
+//             first-line="17" last-line="30" name=""/>   regions first, by id
+//     <node id="0" region="" parent="">                  the root (the program)
+//       <thread id="0" columns="..." states="..." costs="..."/>   ascending id
+//     </node>
+//     <node id="1" region="R00001" parent="0">           parents before children
+//       <thread .../>
+//       <pred from="0" thread="0" count="1"/>            ascending (from, thread)
+//     </node>
+//   </region-profile>                                    the last child of the root
+//
+// For every node and every thread listed in it, the states of the node and
+// of its descendants add up to the thread's execT in the node, and its execC
+// is the sum of the thread's <pred> counts (the root: no <pred>, execC 1).
+//
 // The reader checks ids (unique, below `cores`), the threads' sum, and the
 // coherence sums: <coherence> equals the sums over the cores' private caches,
 // and every invalidation and cache-to-cache transfer has a sender and a
@@ -371,6 +392,65 @@ struct DataStructures {
     int column(const std::string& name) const;
 };
 
+// ---- the region profile (<region-profile>: OpenMP regions, call graph, flow, states)
+
+// One <region>: a construct, user region or function.
+struct ProfRegion {
+    std::string id;        // "R00001": R and five or more digits
+    std::string type;      // PARALLEL LOOP SECTIONS SINGLE MASTER CRITICAL LOCK BARRIER TASK TASKWAIT
+                           // TASKGROUP ORDERED REDUCTION REGION FUNCTION
+    std::string file;      // "" when unknown
+    std::string function;  // "" when unknown
+    uint32_t first_line = 0;  // 0 when unknown
+    uint32_t last_line = 0;
+    std::string name;      // a user region's, function's or named critical's name; else ""
+};
+
+// The figures of one thread in one node.
+struct NodeThread {
+    uint32_t id = 0;                // the thread (as in <threads>), below RegionProfile::threads
+    std::vector<uint64_t> columns;  // as named by RegionProfile::columns (execT, execC, ...)
+    std::vector<uint64_t> states;   // exclusive cycles in the node per state (RegionProfile::states)
+    std::vector<uint64_t> costs;    // the events while in the node, children included
+};
+
+// One predecessor of a node: `thread` entered the node `count` (> 0) times
+// coming from node `from` (the parent, or a sibling it left just before).
+struct Pred {
+    uint32_t from = 0;
+    uint32_t thread = 0;
+    uint64_t count = 0;
+};
+
+// One <node>: a region in the context of its parent node.
+struct ProfNode {
+    uint32_t id = 0;                 // 0: the root, the program itself
+    std::string region;              // a ProfRegion id; "" for the root
+    std::optional<uint32_t> parent;  // a smaller node id; none for the root
+    std::vector<NodeThread> threads;  // ascending id
+    std::vector<Pred> preds;          // ascending (from, thread); none for the root
+
+    const NodeThread* thread(uint32_t id) const;
+};
+
+struct RegionProfile {
+    std::string time_unit = "cycles";
+    uint32_t threads = 0;
+    std::vector<std::string> columns;  // execT execC bodyT bodyC enterT exitT exitBarT startupT shutdwnT taskT
+    std::vector<std::string> states;   // work serial reduction implicit-barrier ... idle
+    std::vector<std::string> events;   // the document's <events>
+    std::vector<ProfRegion> regions;   // ascending id
+    std::vector<ProfNode> nodes;       // ascending id, nodes[0] the root
+
+    // Index of a column or state, or -1.
+    int column(const std::string& name) const;
+    int state(const std::string& name) const;
+    // The region with id `id`, or null.
+    const ProfRegion* region(const std::string& id) const;
+    // The node with id `id`, or null.
+    const ProfNode* node(uint32_t id) const;
+};
+
 struct Document {
     int format_version = kFormatVersion;
     std::string tool_version;
@@ -386,6 +466,7 @@ struct Document {
     std::optional<std::vector<Thread>> threads;  // multi-threaded runs; ascending id
     std::optional<std::vector<Core>> cores;      // multi-core machines; ascending id
     std::optional<DataStructures> data_structures;  // only with --monitor=yes
+    std::optional<RegionProfile> region_profile;    // runs with OpenMP regions, user regions or function hooks
 
     // Index of an event name in `events`, or -1.
     int event_index(const std::string& name) const;
@@ -405,7 +486,9 @@ struct LoadError {
 // long as the event list, totals equal to the sum of the lines, and in the
 // data-structure section the columns, the thread and bucket sums, bucket
 // indexes and miss counts that shrink level by level; in the multi-core
-// parts the ids, the threads' sum and the coherence sums. Foreign XML,
+// parts the ids, the threads' sum and the coherence sums; in the region
+// profile the lists' lengths, ids, order, the parents and predecessors and the
+// sums of execT and execC. Foreign XML,
 // truncated files and corrupt values are errors, never partial documents.
 bool load_file(const std::string& path, Document& doc, LoadError& err);
 bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);

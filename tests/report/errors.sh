@@ -12,7 +12,7 @@ head -n 20 "$fixture" >"$tmp/truncated.xml"
 : >"$tmp/empty.xml"
 printf '<?xml version="1.0"?>\n<svg width="1"/>\n' >"$tmp/foreign.xml"
 
-for cmd in summary annotate "export --format=json" "export --format=csv" "export --format=callgrind" arrays; do
+for cmd in summary annotate "export --format=json" "export --format=csv" "export --format=callgrind" arrays regions flow; do
   # shellcheck disable=SC2086
   run "$report" $cmd "$tmp/truncated.xml"
   expect_error "$cmd truncated" '^ompsim-report: .*truncated\.xml:[0-9]+: '
@@ -52,7 +52,7 @@ expect_error "missing FILE" '^ompsim-report: .*FILE'
 run "$report" annotate "$fixture" --threshold 150
 expect_error "threshold out of range" '^ompsim-report: .*threshold'
 
-for cmd in "" summary annotate diff export arrays histogram; do
+for cmd in "" summary annotate diff export arrays histogram regions flow; do
   # shellcheck disable=SC2086
   run "$report" $cmd --help
   if [ "$rc" -eq 0 ] && grep -q '^Usage: ompsim-report' "$tmp/out"; then ok "'$cmd --help'"; else bad "'$cmd --help': exit $rc"; fi

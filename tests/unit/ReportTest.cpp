@@ -1,9 +1,13 @@
 // The helpers of ompsim-report (report/Report.h): number formatting, limits,
-// CSV quoting, tables, the exports of a small in-memory document, and the
-// parts of multi-core runs (determinism, cores, false-sharing findings).
+// CSV quoting, tables, the exports of a small in-memory document, the parts
+// of multi-core runs (determinism, cores, false-sharing findings), and the
+// region profile (the regions and flow commands, on tests/sir/regions.xml,
+// read from $OMPSIM_SRCDIR, and on in-memory profiles).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -600,6 +604,366 @@ TEST(ReportMulticore, CsvTables) {
     std::ostringstream out;
     EXPECT_EQ(error_of([&] { export_document(d, "json", out, "threads"); }),
               "--table applies to --format=csv only (json has every part, callgrind the lines)");
+}
+
+// ---------------------------------------------------------- region profile
+
+std::string regions_fixture_path() {
+    const char* d = std::getenv("OMPSIM_SRCDIR");
+    return std::string(d && *d ? d : ".") + "/tests/sir/regions.xml";
+}
+
+// Every line of `text` that `line` is, exactly.
+bool has_line(const std::string& text, const std::string& line) {
+    std::istringstream in(text);
+    std::string l;
+    while (std::getline(in, l))
+        if (l == line) return true;
+    return false;
+}
+
+TEST(ReportRegions, Labels) {
+    sir::ProfRegion r{"R00004", "CRITICAL", "/src/regions.c", "f", 21, 23, ""};
+    EXPECT_EQ(region_location(r), "regions.c (21-23)");
+    EXPECT_EQ(region_label(r), "R00004 regions.c (21-23) (unnamed)");
+    r.name = "lock_a";
+    EXPECT_EQ(region_label(r), "R00004 regions.c (21-23) ('lock_a')");
+    sir::ProfRegion f{"R00012", "FUNCTION", "", "", 0, 0, "norm"};
+    EXPECT_EQ(region_location(f), "???");
+    EXPECT_EQ(region_label(f), "R00012 ??? ('norm')");
+    sir::ProfRegion l{"R00002", "LOOP", "tour.c", "main", 19, 23, ""};
+    EXPECT_EQ(region_label(l), "R00002 tour.c (19-23)");
+}
+
+TEST(ReportRegions, ColumnsPerType) {
+    using V = std::vector<std::string>;
+    EXPECT_EQ(columns_for_type("PARALLEL"), (V{"execT", "execC", "bodyT", "exitBarT", "startupT", "shutdwnT", "taskT"}));
+    EXPECT_EQ(columns_for_type("LOOP"), (V{"execT", "execC", "bodyT", "exitBarT"}));
+    EXPECT_EQ(columns_for_type("SECTIONS"), (V{"execT", "execC", "bodyT", "exitBarT"}));
+    EXPECT_EQ(columns_for_type("SINGLE"), (V{"execT", "execC", "bodyT", "bodyC", "exitBarT"}));
+    EXPECT_EQ(columns_for_type("CRITICAL"), (V{"execT", "execC", "bodyT", "enterT", "exitT"}));
+    EXPECT_EQ(columns_for_type("ORDERED"), (V{"execT", "execC", "bodyT", "enterT", "exitT"}));
+    EXPECT_EQ(columns_for_type("LOCK"), (V{"execT", "execC", "enterT"}));
+    for (const char* t : {"BARRIER", "TASKWAIT", "TASKGROUP"})
+        EXPECT_EQ(columns_for_type(t), (V{"execT", "execC", "taskT"})) << t;
+    for (const char* t : {"MASTER", "TASK", "REDUCTION", "REGION", "FUNCTION"})
+        EXPECT_EQ(columns_for_type(t), (V{"execT", "execC"})) << t;
+}
+
+// The fixture's call graph, summed over the threads (tests/sir/regions.xml):
+// inclusive = execT, exclusive = the node's states, entries = execC.
+TEST(ReportRegions, NodeTimesOfTheFixture) {
+    sir::Document doc = load_document(regions_fixture_path());
+    const sir::RegionProfile& p = region_profile_of(doc, "regions.xml");
+    const uint64_t expected[8][3] = {
+        {7630 + 7630, 1200 + 2080, 2},                    // root: serial of thread 0, idle of thread 1
+        {6130, 300, 1},                                   // compute(), thread 0 only
+        {5830 + 5550, (120 + 120 + 180) + (130 + 10), 2}, // the parallel region
+        {4050 + 3820, (3800 + 250) + (3800 + 20), 4},     // the loop, twice per thread
+        {780 + 1590, 780 + (820 + 770), 4},               // the critical
+        {580, 330, 2},                                    // the master (norm() inside)
+        {250, 250, 2},                                    // norm() in the master
+        {300, 300, 1},                                    // norm() in main
+    };
+    ASSERT_EQ(p.nodes.size(), 8u);
+    uint64_t exclusive = 0;
+    for (size_t i = 0; i < 8; ++i) {
+        NodeTimes t = node_times(p, p.nodes[i]);
+        EXPECT_EQ(t.inclusive, expected[i][0]) << i;
+        EXPECT_EQ(t.exclusive, expected[i][1]) << i;
+        EXPECT_EQ(t.entries, expected[i][2]) << i;
+        exclusive += t.exclusive;
+    }
+    // The exclusive times add up to the root's inclusive time.
+    EXPECT_EQ(exclusive, 15260u);
+    EXPECT_EQ(type_of(p, p.nodes[0]), "ROOT");
+    EXPECT_EQ(type_of(p, p.nodes[4]), "CRITICAL");
+    EXPECT_EQ(program_name(doc), "regions");
+}
+
+// The parallel region (node 2): synchronization = thread 1's wait to enter
+// the critical (770); imbalance = the loop's exit barriers (250 + 20) and the
+// parallel region's (120 + 10); thread management = startup 100 + shutdown 80
+// of thread 0; no single, so no limited parallelism.
+TEST(ReportRegions, OverheadsOfTheFixture) {
+    sir::Document doc = load_document(regions_fixture_path());
+    const sir::RegionProfile& p = *doc.region_profile;
+    Overheads o = parallel_overheads(p, p.nodes[2]);
+    EXPECT_EQ(o.total, 11380u);
+    EXPECT_EQ(o.synchronization, 770u);
+    EXPECT_EQ(o.imbalance, 400u);
+    EXPECT_EQ(o.limited_parallelism, 0u);
+    EXPECT_EQ(o.thread_management, 180u);
+    EXPECT_EQ(o.sum(), 1350u);
+}
+
+// A profile built in memory: one thread; node 1 a PARALLEL with every kind of
+// construct below it, and a nested PARALLEL (node 9) whose own barrier and
+// critical count for it, not for node 1.
+sir::RegionProfile overhead_profile() {
+    sir::RegionProfile p;
+    p.threads = 1;
+    p.columns = {"execT", "execC", "bodyT", "bodyC", "enterT", "exitT", "exitBarT", "startupT", "shutdwnT", "taskT"};
+    p.states = {"work", "serial", "explicit-barrier", "taskwait", "overhead", "idle"};
+    const char* types[] = {"PARALLEL", "BARRIER", "TASKWAIT", "TASKGROUP", "CRITICAL", "LOCK",
+                           "ORDERED",  "LOOP",    "SECTIONS", "SINGLE",    "PARALLEL", "BARRIER", "CRITICAL"};
+    for (int i = 0; i < 13; ++i)
+        p.regions.push_back(sir::ProfRegion{fmt::format("R{:05}", i + 1), types[i], "o.c", "f", 1, 2, ""});
+    auto node = [&](uint32_t id, int region, uint32_t parent, std::vector<uint64_t> columns,
+                    std::vector<uint64_t> states) {
+        sir::ProfNode n;
+        n.id = id;
+        n.region = region ? fmt::format("R{:05}", region) : "";
+        if (id) n.parent = parent;
+        columns.resize(10, 0);
+        states.resize(6, 0);
+        n.threads = {sir::NodeThread{0, columns, states, {}}};
+        return n;
+    };
+    //                    execT execC bodyT bodyC enterT exitT exitBarT startupT shutdwnT
+    p.nodes = {node(0, 0, 0, {0, 1}, {}),
+               node(1, 1, 0, {5000, 1, 0, 0, 0, 0, 7, 11, 13}, {}),
+               node(2, 2, 1, {100, 1}, {0, 0, 60, 0, 1}),     // BARRIER: 61 exclusive
+               node(3, 3, 1, {100, 1}, {0, 0, 0, 50}),        // TASKWAIT: 50
+               node(4, 4, 1, {100, 1}, {40}),                 // TASKGROUP: 40
+               node(5, 5, 1, {100, 1, 0, 0, 3}, {}),          // CRITICAL enterT 3
+               node(6, 6, 1, {100, 1, 0, 0, 5}, {}),          // LOCK enterT 5
+               node(7, 7, 1, {100, 1, 0, 0, 17}, {}),         // ORDERED enterT 17
+               node(8, 8, 1, {100, 1, 0, 0, 0, 0, 19}, {}),   // LOOP exitBarT 19
+               node(9, 11, 1, {900, 1, 0, 0, 0, 0, 23, 29, 31}, {}),  // nested PARALLEL
+               node(10, 9, 1, {100, 1, 0, 0, 0, 0, 37}, {}),  // SECTIONS exitBarT 37
+               node(11, 10, 1, {100, 1, 0, 0, 0, 0, 41}, {}), // SINGLE exitBarT 41
+               node(12, 12, 9, {100, 1}, {0, 0, 43}),         // BARRIER in the nested one
+               node(13, 13, 12, {100, 1, 0, 0, 47}, {})};     // CRITICAL below that barrier
+    return p;
+}
+
+TEST(ReportRegions, OverheadsOfEveryKind) {
+    sir::RegionProfile p = overhead_profile();
+    Overheads outer = parallel_overheads(p, p.nodes[1]);
+    EXPECT_EQ(outer.total, 5000u);
+    EXPECT_EQ(outer.synchronization, 61u + 50 + 40 + 3 + 5 + 17);
+    EXPECT_EQ(outer.imbalance, 7u + 19 + 37);
+    EXPECT_EQ(outer.limited_parallelism, 41u);
+    EXPECT_EQ(outer.thread_management, 11u + 13);
+    Overheads inner = parallel_overheads(p, p.nodes[9]);
+    EXPECT_EQ(inner.total, 900u);
+    EXPECT_EQ(inner.synchronization, 43u + 47);
+    EXPECT_EQ(inner.imbalance, 23u);
+    EXPECT_EQ(inner.limited_parallelism, 0u);
+    EXPECT_EQ(inner.thread_management, 29u + 31);
+}
+
+TEST(ReportRegions, NoRegionProfile) {
+    sir::Document doc;
+    try {
+        region_profile_of(doc, "a.xml");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "a.xml: no region profile (run the program under ompsim with OpenMP, "
+                               "OMPSIM_REGION_BEGIN or -finstrument-functions)");
+    }
+}
+
+// The text of the fixture, line by line where it counts (values derived in
+// the comments of NodeTimesOfTheFixture and OverheadsOfTheFixture).
+TEST(ReportRegions, TextOfTheFixture) {
+    RegionsOptions o;
+    o.path = regions_fixture_path();
+    sir::Document doc = load_document(o.path);
+    std::string text = regions_text(doc, o);
+    const std::vector<std::string> lines = {
+        "Program:          /src/regions 2",
+        "Threads:          2",
+        "Times:            in simulated cycles (each thread's core clock)",
+        "Regions:          6 (8 call-graph nodes)",
+        "Run time:         7,630 cycles (the longest thread; 15,260 summed over the threads)",
+        "R00001  FUNCTION  regions.c (12-29)  compute            compute",
+        "R00004  CRITICAL  regions.c (21-23)  compute._omp_fn.0",
+        // the flat profile: each region's columns, D1mr and D2mr by default
+        "R00002 regions.c (14-27) PARALLEL",
+        "TID   execT  execC   bodyT  exitBarT  startupT  shutdwnT  taskT  D1mr  D2mr",
+        "  0   5,830      1   5,530       120       100        80      0   163    39",
+        "  1   5,550      1   5,540        10         0         0      0   160    40",
+        "SUM  11,380      2  11,070       130       100        80      0   323    79",
+        "R00004 regions.c (21-23) (unnamed) CRITICAL",
+        "TID  execT  execC  bodyT  enterT  exitT  D1mr  D2mr",
+        "  1  1,590      2    820     770      0     8     2",
+        "SUM  2,370      4  1,600     770      0    15     3",
+        // norm() summed over its two nodes: 250 + 300 cycles, 2 + 1 entries
+        "R00006 regions.c (6-10) ('norm') FUNCTION",
+        "  0    550      3     5     0",
+        // the callgraph
+        "Node  Inclusive     (%)  Exclusive    (%)  execC  Type      Region",
+        "   0     15,260  100.0%      3,280  21.5%      2  ROOT      [regions: 2 threads]",
+        "   1      6,130   40.2%        300   2.0%      1  FUNCTION  |-R00001 regions.c (12-29) ('compute')",
+        "   2     11,380   74.6%        560   3.7%      2  PARALLEL  | +-R00002 regions.c (14-27)",
+        "   3      7,870   51.6%      7,870  51.6%      4  LOOP      |   |-R00003 regions.c (17-20)",
+        "   5        580    3.8%        330   2.2%      2  MASTER    |   +-R00005 regions.c (24-25)",
+        "   6        250    1.6%        250   1.6%      2  FUNCTION  |     +-R00006 regions.c (6-10) ('norm')",
+        "   7        300    2.0%        300   2.0%      1  FUNCTION  +-R00006 regions.c (6-10) ('norm')",
+        // the states: thread 0 works 120 + 3800 + 780 + 330 + 250 cycles
+        "     0   5,280   1,800          0               370                 0         0          0              0  "
+        "           0       180      0        7,080          550   7,630",
+        "     1   4,750       0          0                30                 0         0          0            770  "
+        "           0         0  2,080        4,750          800   7,630",
+        "   SUM  10,030   1,800          0               400                 0         0          0            770  "
+        "           0       180  2,080       11,830        1,350  15,260",
+        // the overheads
+        "Coverage:         11,380 cycles (74.6%)",
+        "   2  R00002  regions.c (14-27)  11,380      1,350  11.9%              770  6.8%        400  3.5%           "
+        "         0  0.0%                180  1.6%",
+        "   2  R00002  11,380  74.6%      1,350  8.8%              770  5.0%        400  2.6%                    0  "
+        "0.0%                180  1.2%",
+    };
+    for (const std::string& l : lines) EXPECT_TRUE(has_line(text, l)) << "no line '" << l << "' in\n" << text;
+    EXPECT_EQ(text.find("per call-graph node"), std::string::npos);
+
+    // --events chooses the event columns; --states-by-node adds a table.
+    o.events = "Ir,Cycles";
+    o.events_given = true;
+    o.states_by_node = true;
+    text = regions_text(doc, o);
+    EXPECT_TRUE(has_line(text, "TID  execT  execC     Ir  Cycles")) << text;
+    EXPECT_TRUE(has_line(text, "  0  4,050      2  3,800       250  2,280   3,800")) << text;  // the loop
+    // Per node, summed over the threads: the critical's work 780 + 820 and
+    // thread 1's wait; the root's serial code (thread 0) and idle time (thread 1).
+    EXPECT_TRUE(has_line(text, "   4  R00004 CRITICAL  1,600       0          0                 0                 "
+                               "0         0          0            770             0         0      0        1,600  "
+                               "        770  2,370"))
+        << text;
+    EXPECT_TRUE(has_line(text, "   0  ROOT                 0   1,200          0                 0                 0  "
+                               "       0          0              0             0         0  2,080        1,200      "
+                               "      0  3,280"))
+        << text;
+    o.events = "";
+    EXPECT_TRUE(has_line(regions_text(doc, o), "TID  execT  execC  bodyT  exitBarT"));
+    o.events = "Ir,D9mr";
+    EXPECT_THROW(regions_text(doc, o), Error);
+}
+
+TEST(ReportFlow, ThreadGroups) {
+    EXPECT_EQ(thread_groups({{0, 1}}), "0|1");
+    EXPECT_EQ(thread_groups({{0, 1}, {1, 1}}), "0-1|2");
+    EXPECT_EQ(thread_groups({{0, 2}, {1, 2}, {2, 2}, {3, 2}, {5, 1}}), "0-3|8, 5|1");
+    EXPECT_EQ(thread_groups({{0, 2}, {1, 1}, {2, 1}}), "0|2, 1-2|2");
+    EXPECT_EQ(thread_groups({{0, 1}, {2, 1}}), "0|1, 2|1");  // not consecutive
+    EXPECT_EQ(thread_groups({{0, 18446744073709551615ull}, {1, 18446744073709551615ull}}),
+              "0-1|36893488147419103230");
+    EXPECT_EQ(thread_groups({}), "");
+}
+
+TEST(ReportFlow, FillColor) {
+    EXPECT_EQ(fill_color(0, 7870), "#ffffff");
+    EXPECT_EQ(fill_color(7870, 7870), "#ff0000");
+    EXPECT_EQ(fill_color(3280, 7870), "#ff9595");  // 255 - round(106.28) = 149
+    EXPECT_EQ(fill_color(2370, 7870), "#ffb2b2");  // 255 - round(76.79) = 178
+    EXPECT_EQ(fill_color(1, 2), "#ff7f7f");        // 127.5 rounds up to 128
+    EXPECT_EQ(fill_color(0, 0), "#ffffff");
+    EXPECT_EQ(fill_color(18446744073709551615ull, 18446744073709551615ull), "#ff0000");
+}
+
+TEST(ReportFlow, ParseLayer) {
+    sir::Document doc = load_document(regions_fixture_path());
+    const sir::RegionProfile& p = *doc.region_profile;
+    EXPECT_EQ(parse_layer(p, "0"), 0u);
+    EXPECT_EQ(parse_layer(p, "7"), 7u);
+    EXPECT_EQ(parse_layer(p, "R00005"), 5u);
+    EXPECT_EQ(parse_layer(p, "R5"), 5u);
+    EXPECT_EQ(parse_layer(p, "r000002"), 2u);
+    EXPECT_EQ(parse_layer(p, "R00006"), 6u);  // the first of its two nodes
+    auto message = [&](const std::string& spec) {
+        try {
+            parse_layer(p, spec);
+        } catch (const Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(message("8"), "--layer 8: no call-graph node 8 (the nodes are 0 to 7; see the Node column of "
+                            "'ompsim-report regions')");
+    EXPECT_EQ(message("99999999999"), "--layer 99999999999: no call-graph node 99999999999 (the nodes are 0 to 7; "
+                                      "see the Node column of 'ompsim-report regions')");
+    EXPECT_EQ(message("R00009"), "--layer R00009: no region R00009 (the regions are R00001 to R00006)");
+    EXPECT_EQ(message("main"), "--layer must be a call-graph node id (0, 1, ...) or a region id (R00001, ...), not "
+                               "'main'");
+    EXPECT_EQ(message(""), "--layer must be a call-graph node id (0, 1, ...) or a region id (R00001, ...), not ''");
+    EXPECT_EQ(message("-1"), "--layer must be a call-graph node id (0, 1, ...) or a region id (R00001, ...), not '-1'");
+    sir::RegionProfile q = p;
+    q.regions.push_back(sir::ProfRegion{"R00007", "BARRIER", "", "", 0, 0, ""});
+    try {
+        parse_layer(q, "R7");
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "--layer R7: region R00007 has no call-graph node");
+    }
+}
+
+// The layer of the parallel region (node 2): it (marked ^: it has a parent)
+// and its children, the master marked + (norm() below it); the colours scale
+// to the loop's 7,870 exclusive cycles.
+TEST(ReportFlow, DotOfALayer) {
+    sir::Document doc = load_document(regions_fixture_path());
+    EXPECT_EQ(flow_dot(doc, 2u),
+              "digraph flow {\n"
+              "  graph [fontname=\"Helvetica\", fontsize=10, labelloc=\"t\", label=\"layer of node 2 (R00002 PARALLEL) "
+              "and its children; (^): has a parent, (+): has children\\nsolid: control flow (threads|times), dotted: "
+              "parent to child; fill: exclusive cycles summed over the threads, white 0 to red 7,870\"];\n"
+              "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
+              "  edge [fontname=\"Helvetica\", fontsize=9];\n"
+              "  n2 [label=\"R00002 (^) PARALLEL\\nregions.c (14-27)\\n560 cycles\", fillcolor=\"#ffeded\"];\n"
+              "  n3 [label=\"R00003 LOOP\\nregions.c (17-20)\\n7,870 cycles\", fillcolor=\"#ff0000\"];\n"
+              "  n4 [label=\"R00004 CRITICAL\\nregions.c (21-23)\\n2,370 cycles\", fillcolor=\"#ffb2b2\"];\n"
+              "  n5 [label=\"R00005 (+) MASTER\\nregions.c (24-25)\\n330 cycles\", fillcolor=\"#fff4f4\"];\n"
+              "  n2 -> n3 [style=dotted];\n"
+              "  n2 -> n3 [label=\"0-1|2\"];\n"
+              "  n4 -> n3 [label=\"1|1\", constraint=false];\n"
+              "  n5 -> n3 [label=\"0|1\", constraint=false];\n"
+              "  n2 -> n4 [style=dotted];\n"
+              "  n3 -> n4 [label=\"0-1|4\", constraint=false];\n"
+              "  n2 -> n5 [style=dotted];\n"
+              "  n4 -> n5 [label=\"0|2\", constraint=false];\n"
+              "}\n");
+}
+
+// The whole graph: every node and edge; the root is the program.
+TEST(ReportFlow, DotOfTheWholeGraph) {
+    sir::Document doc = load_document(regions_fixture_path());
+    std::string dot = flow_dot(doc, std::nullopt);
+    const std::vector<std::string> lines = {
+        "  n0 [label=\"regions\\n2 threads\\n3,280 cycles\", fillcolor=\"#ff9595\"];",
+        "  n1 [label=\"R00001 FUNCTION\\nregions.c (12-29) ('compute')\\n300 cycles\", fillcolor=\"#fff5f5\"];",
+        "  n6 [label=\"R00006 FUNCTION\\nregions.c (6-10) ('norm')\\n250 cycles\", fillcolor=\"#fff7f7\"];",
+        "  n7 [label=\"R00006 FUNCTION\\nregions.c (6-10) ('norm')\\n300 cycles\", fillcolor=\"#fff5f5\"];",
+        "  n0 -> n1 [style=dotted];",
+        "  n0 -> n1 [label=\"0|1\"];",
+        "  n1 -> n2 [label=\"0-1|2\"];",
+        "  n5 -> n6 [label=\"0|2\"];",
+        "  n0 -> n7 [style=dotted];",
+        "  n1 -> n7 [label=\"0|1\", constraint=false];",
+    };
+    for (const std::string& l : lines) EXPECT_TRUE(has_line(dot, l)) << "no line '" << l << "' in\n" << dot;
+    size_t nodes = 0, solid = 0, dotted = 0;
+    std::istringstream in(dot);
+    for (std::string l; std::getline(in, l);) {
+        if (l.find(" [label=\"R0") != std::string::npos || l.rfind("  n0 [", 0) == 0) ++nodes;
+        if (l.find("-> n") != std::string::npos && l.find("dotted") != std::string::npos) ++dotted;
+        else if (l.find("-> n") != std::string::npos) ++solid;
+    }
+    EXPECT_EQ(nodes, 8u);
+    EXPECT_EQ(dotted, 7u);  // one per node but the root
+    EXPECT_EQ(solid, 9u);   // one per (node, predecessor)
+    EXPECT_NE(dot.find("label=\"control flow of regions (2 threads)\\n"), std::string::npos);
+}
+
+// Names with quotes and backslashes stay inside their DOT string.
+TEST(ReportFlow, DotEscapes) {
+    sir::Document doc = load_document(regions_fixture_path());
+    doc.run.exe = "/bin/a\"b\\c";
+    doc.region_profile->regions[0].name = "say \"hi\"\n";
+    std::string dot = flow_dot(doc, 0u);
+    EXPECT_NE(dot.find("[label=\"a\\\"b\\\\c\\n2 threads"), std::string::npos) << dot;
+    EXPECT_NE(dot.find("('say \\\"hi\\\"?')"), std::string::npos) << dot;
 }
 
 }  // namespace

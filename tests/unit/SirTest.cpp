@@ -1,6 +1,6 @@
 // The profile document of sir/Document.h: the canonical text (byte-exact
-// round trip of tests/sir/minimal.xml, structures.xml and multicore.xml, the
-// last with the parts of multi-core runs), reading any XML layout, escaping,
+// round trip of tests/sir/minimal.xml, structures.xml, multicore.xml with the
+// parts of multi-core runs and regions.xml with the region profile), reading any XML layout, escaping,
 // every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
 // in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
 // xmllint, skipped when it is not installed). The reader parses with
@@ -205,6 +205,47 @@ void expect_same_multicore(const Document& a, const Document& b) {
     }
 }
 
+void expect_same_region_profile(const std::optional<RegionProfile>& a, const std::optional<RegionProfile>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    EXPECT_EQ(a->time_unit, b->time_unit);
+    EXPECT_EQ(a->threads, b->threads);
+    EXPECT_EQ(a->columns, b->columns);
+    EXPECT_EQ(a->states, b->states);
+    EXPECT_EQ(a->events, b->events);
+    ASSERT_EQ(a->regions.size(), b->regions.size());
+    for (size_t i = 0; i < a->regions.size(); ++i) {
+        const ProfRegion &x = a->regions[i], &y = b->regions[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.type, y.type);
+        EXPECT_EQ(x.file, y.file);
+        EXPECT_EQ(x.function, y.function);
+        EXPECT_EQ(x.first_line, y.first_line);
+        EXPECT_EQ(x.last_line, y.last_line);
+        EXPECT_EQ(x.name, y.name);
+    }
+    ASSERT_EQ(a->nodes.size(), b->nodes.size());
+    for (size_t i = 0; i < a->nodes.size(); ++i) {
+        const ProfNode &x = a->nodes[i], &y = b->nodes[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.region, y.region);
+        EXPECT_EQ(x.parent, y.parent);
+        ASSERT_EQ(x.threads.size(), y.threads.size());
+        for (size_t t = 0; t < x.threads.size(); ++t) {
+            EXPECT_EQ(x.threads[t].id, y.threads[t].id);
+            EXPECT_EQ(x.threads[t].columns, y.threads[t].columns);
+            EXPECT_EQ(x.threads[t].states, y.threads[t].states);
+            EXPECT_EQ(x.threads[t].costs, y.threads[t].costs);
+        }
+        ASSERT_EQ(x.preds.size(), y.preds.size());
+        for (size_t k = 0; k < x.preds.size(); ++k) {
+            EXPECT_EQ(x.preds[k].from, y.preds[k].from);
+            EXPECT_EQ(x.preds[k].thread, y.preds[k].thread);
+            EXPECT_EQ(x.preds[k].count, y.preds[k].count);
+        }
+    }
+}
+
 void expect_same(const Document& a, const Document& b) {
     EXPECT_EQ(a.format_version, b.format_version);
     EXPECT_EQ(a.tool_version, b.tool_version);
@@ -278,6 +319,7 @@ void expect_same(const Document& a, const Document& b) {
     }
     expect_same_structures(a.data_structures, b.data_structures);
     expect_same_multicore(a, b);
+    expect_same_region_profile(a.region_profile, b.region_profile);
 }
 
 Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
@@ -791,6 +833,39 @@ const std::vector<BadFile>& bad_files() {
          "<threads>: the threads' <costs> do not add up to <totals> (Ir is 3680, the threads add up to 3679)",
          false},
         {"mc-unknown-coherence.xml", 7, "<machine>: attribute 'coherence' is not one of mesi, none: 'moesi'", true},
+        {"rp-bad-type.xml", 71,
+         "<region>: attribute 'type' is not one of PARALLEL, LOOP, SECTIONS, SINGLE, MASTER, CRITICAL, LOCK, "
+         "BARRIER, TASK, TASKWAIT, TASKGROUP, ORDERED, REDUCTION, REGION, FUNCTION: 'DO'",
+         true},
+        {"rp-columns-length.xml", 104, "<thread>: attribute 'columns' has 9 values for 10 columns", false},
+        {"rp-events-mismatch.xml", 68,
+         "<region-profile>: attribute 'events' is not the events of <events> ('Ir I1mr I2mr Dr D1mr D2mr Dw D1mw "
+         "D2mw Cycles'): 'Ir I1mr I2mr Dr D1mr D2mr Dw D1mw D2mw'",
+         false},
+        {"rp-execc.xml", 99, "<node id=\"4\">: thread 1's execC (3) does not equal the sum of its <pred> counts (2)",
+         false},
+        {"rp-parent-not-before.xml", 89,
+         "<node id=\"3\">: parent 5 is not a node listed before it (a parent has a smaller id than its children)",
+         false},
+        {"rp-pred-not-sibling.xml", 109,
+         "<pred>: node 4 is neither the parent (5) nor a sibling of node 6 (a thread enters a node from its parent or "
+         "from a node of the same parent)",
+         false},
+        {"rp-pred-order.xml", 95,
+         "<pred>: (from 4, thread 1) after (from 5, thread 0) (predecessors are listed in ascending from, then "
+         "thread, each once)",
+         false},
+        {"rp-pred-zero.xml", 94,
+         "<pred>: attribute 'count' is 0 (a predecessor is listed only when the thread came from it)", true},
+        {"rp-states-sum.xml", 90,
+         "<node id=\"3\">: thread 0's execT (4050) does not equal the states of the node and its descendants (4049)",
+         false},
+        {"rp-thread-order.xml", 85,
+         "<thread>: id 0 after thread 1 in <node id=\"2\"> (threads are listed in ascending id, each once)", false},
+        {"rp-thread-out-of-range.xml", 91, "<thread>: id 2 is out of range (the region profile has 2 threads, 0 to 1)",
+         false},
+        {"rp-unknown-region.xml", 89, "<node id=\"3\">: region 'R00009' is not listed (no <region id=\"R00009\">)",
+         false},
         {"cache-stats-order.xml", 14,
          "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
         {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
@@ -1924,6 +1999,429 @@ TEST(SirSchema, MulticoreIsChecked) {
     later = replace(later, "threads=\"4\"/>\n", "threads=\"4\"/>\n    <environment/>\n");
     later = replace(later, "upgrades=\"98\"/>\n", "upgrades=\"98\"/>\n    <prefetcher/>\n");
     later = replace(later, "  </cores>\n", "  </cores>\n  <regions/>\n");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), f);
+}
+
+// ------------------------------------------------------- the region profile
+
+std::string regions_fixture() {
+    std::string text = read_bytes(src_path("tests/sir/regions.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/regions.xml not found under " << srcdir();
+    return text;
+}
+
+// Everything from the first `from` to the end of the next `to` (inclusive).
+std::string section_of(const std::string& text, const std::string& from, const std::string& to) {
+    size_t a = text.find(from);
+    size_t b = text.find(to, a);
+    EXPECT_NE(a, std::string::npos) << from;
+    EXPECT_NE(b, std::string::npos) << to;
+    return text.substr(a, b + to.size() - a);
+}
+
+const std::vector<std::string> kColumns = {"execT", "execC", "bodyT", "bodyC", "enterT",
+                                           "exitT", "exitBarT", "startupT", "shutdwnT", "taskT"};
+const std::vector<std::string> kStates = {"work", "serial", "reduction", "implicit-barrier", "explicit-barrier",
+                                          "taskwait", "lock-wait", "critical-wait", "ordered-wait", "overhead",
+                                          "idle"};
+
+NodeThread node_thread(uint32_t id, uint64_t exec_t, uint64_t exec_c, uint64_t serial, size_t events) {
+    NodeThread t;
+    t.id = id;
+    t.columns.assign(kColumns.size(), 0);
+    t.columns[0] = exec_t;
+    t.columns[1] = exec_c;
+    t.states.assign(kStates.size(), 0);
+    t.states[1] = serial;
+    t.costs.assign(events, 0);
+    return t;
+}
+
+// One thread: the root (90 cycles, 40 of them outside any region), a user
+// region entered twice in a row (its own predecessor, as a sibling of
+// itself) and a function inside it; names and files to escape, a region
+// without a location.
+RegionProfile small_profile(const Document& d) {
+    RegionProfile p;
+    p.threads = 1;
+    p.columns = kColumns;
+    p.states = kStates;
+    p.events = d.events;
+    p.regions = {ProfRegion{"R00001", "REGION", "a&b.c", "main", 3, 7, "phase \"1\" <init>"},
+                 ProfRegion{"R00002", "FUNCTION", "", "", 0, 0, "f"}};
+    ProfNode root;
+    root.threads = {node_thread(0, 90, 1, 40, d.events.size())};
+    root.threads[0].costs = d.totals;
+    ProfNode user;
+    user.id = 1;
+    user.region = "R00001";
+    user.parent = 0;
+    user.threads = {node_thread(0, 50, 2, 30, d.events.size())};
+    user.preds = {Pred{0, 0, 1}, Pred{1, 0, 1}};
+    ProfNode fn;
+    fn.id = 2;
+    fn.region = "R00002";
+    fn.parent = 1;
+    fn.threads = {node_thread(0, 20, 1, 20, d.events.size())};
+    fn.preds = {Pred{1, 0, 1}};
+    p.nodes = {root, user, fn};
+    return p;
+}
+
+TEST(Sir, RegionsFixtureRoundTripIsByteExact) {
+    std::string text = regions_fixture();
+    Document d = load_ok(text);
+    ASSERT_TRUE(d.region_profile.has_value());
+    EXPECT_EQ(to_xml(d), text);
+    // Without the section the document is an ordinary multi-core one.
+    Document without = d;
+    without.region_profile.reset();
+    std::string rest = to_xml(without);
+    EXPECT_EQ(rest.find("region-profile"), std::string::npos);
+    EXPECT_EQ(to_xml(load_ok(rest)), rest);
+}
+
+// The fixture: compute() (R00001) forks a parallel region (R00002) of two
+// threads that twice runs a loop (R00003), a critical (R00004) and, on
+// thread 0, a master (R00005) calling norm() (R00006); main calls norm()
+// again after compute().
+TEST(Sir, RegionsFixtureContents) {
+    Document d = load_ok(regions_fixture());
+    ASSERT_TRUE(d.region_profile.has_value());
+    const RegionProfile& p = *d.region_profile;
+    EXPECT_EQ(p.time_unit, "cycles");
+    EXPECT_EQ(p.threads, 2u);
+    EXPECT_EQ(p.columns, kColumns);
+    EXPECT_EQ(p.states, kStates);
+    EXPECT_EQ(p.events, d.events);
+    EXPECT_EQ(p.column("exitBarT"), 6);
+    EXPECT_EQ(p.column("nope"), -1);
+    EXPECT_EQ(p.state("idle"), 10);
+    ASSERT_EQ(p.regions.size(), 6u);
+    const char* const types[] = {"FUNCTION", "PARALLEL", "LOOP", "CRITICAL", "MASTER", "FUNCTION"};
+    for (size_t i = 0; i < 6; ++i) {
+        EXPECT_EQ(p.regions[i].id, "R0000" + std::to_string(i + 1));
+        EXPECT_EQ(p.regions[i].type, types[i]);
+        EXPECT_EQ(p.regions[i].file, "/src/regions.c");
+    }
+    EXPECT_EQ(p.regions[0].name, "compute");
+    EXPECT_EQ(p.regions[3].name, "");
+    EXPECT_EQ(p.regions[3].function, "compute._omp_fn.0");
+    EXPECT_EQ(p.regions[3].first_line, 21u);
+    EXPECT_EQ(p.regions[3].last_line, 23u);
+    ASSERT_NE(p.region("R00005"), nullptr);
+    EXPECT_EQ(p.region("R00005")->type, "MASTER");
+    EXPECT_EQ(p.region("R00007"), nullptr);
+
+    ASSERT_EQ(p.nodes.size(), 8u);
+    const ProfNode& root = p.nodes[0];
+    EXPECT_EQ(root.region, "");
+    EXPECT_FALSE(root.parent.has_value());
+    ASSERT_EQ(root.threads.size(), 2u);
+    EXPECT_EQ(root.threads[1].columns, (std::vector<uint64_t>{7630, 1, 0, 0, 0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(root.threads[1].states, (std::vector<uint64_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2080}));
+    // The root's costs are the threads' costs of <threads>.
+    EXPECT_EQ(root.threads[0].costs, (*d.threads)[0].costs);
+    EXPECT_EQ(root.threads[1].costs, (*d.threads)[1].costs);
+    EXPECT_TRUE(root.preds.empty());
+    // The worker's parallel region hangs below compute(), which it never entered.
+    const ProfNode* parallel = p.node(2);
+    ASSERT_NE(parallel, nullptr);
+    EXPECT_EQ(parallel->region, "R00002");
+    EXPECT_EQ(parallel->parent, std::optional<uint32_t>(1));
+    EXPECT_EQ(p.node(1)->thread(1), nullptr);
+    ASSERT_NE(parallel->thread(1), nullptr);
+    EXPECT_EQ(parallel->thread(1)->columns, (std::vector<uint64_t>{5550, 1, 5540, 0, 0, 0, 10, 0, 0, 0}));
+    EXPECT_EQ(parallel->thread(0)->states, (std::vector<uint64_t>{120, 0, 0, 120, 0, 0, 0, 0, 0, 180, 0}));
+    // The loop: entered from the parallel region, then from the critical
+    // (thread 1) and from the master (thread 0), where the threads diverge.
+    const ProfNode* loop = p.node(3);
+    ASSERT_EQ(loop->preds.size(), 4u);
+    const uint32_t expected[4][3] = {{2, 0, 1}, {2, 1, 1}, {4, 1, 1}, {5, 0, 1}};
+    for (size_t k = 0; k < 4; ++k) {
+        EXPECT_EQ(loop->preds[k].from, expected[k][0]);
+        EXPECT_EQ(loop->preds[k].thread, expected[k][1]);
+        EXPECT_EQ(loop->preds[k].count, expected[k][2]);
+    }
+    EXPECT_EQ(p.node(4)->thread(1)->columns, (std::vector<uint64_t>{1590, 2, 820, 0, 770, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(p.node(5)->threads.size(), 1u);
+    EXPECT_EQ(p.node(7)->region, "R00006");
+    EXPECT_EQ(p.node(7)->parent, std::optional<uint32_t>(0));
+    EXPECT_EQ(p.node(7)->preds[0].from, 1u);
+    EXPECT_EQ(p.node(8), nullptr);
+}
+
+TEST(Sir, RegionProfileToXmlToRegionProfile) {
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    std::string text = to_xml(d);
+    EXPECT_NE(text.find(
+                  "  </program>\n"
+                  "  <region-profile time-unit=\"cycles\" threads=\"1\" columns=\"execT execC bodyT bodyC enterT exitT "
+                  "exitBarT startupT shutdwnT taskT\" states=\"work serial reduction implicit-barrier explicit-barrier "
+                  "taskwait lock-wait critical-wait ordered-wait overhead idle\" events=\"Ir I1mr I2mr Dr D1mr D2mr Dw "
+                  "D1mw D2mw Cycles\">\n"
+                  "    <region id=\"R00001\" type=\"REGION\" file=\"a&amp;b.c\" function=\"main\" first-line=\"3\" "
+                  "last-line=\"7\" name=\"phase &quot;1&quot; &lt;init&gt;\"/>\n"
+                  "    <region id=\"R00002\" type=\"FUNCTION\" file=\"\" function=\"\" first-line=\"0\" last-line=\"0\" "
+                  "name=\"f\"/>\n"
+                  "    <node id=\"0\" region=\"\" parent=\"\">\n"
+                  "      <thread id=\"0\" columns=\"90 1 0 0 0 0 0 0 0 0\" states=\"0 40 0 0 0 0 0 0 0 0 0\" "
+                  "costs=\"30 2 1 10 3 2 5 1 1 282\"/>\n"
+                  "    </node>\n"
+                  "    <node id=\"1\" region=\"R00001\" parent=\"0\">\n"
+                  "      <thread id=\"0\" columns=\"50 2 0 0 0 0 0 0 0 0\" states=\"0 30 0 0 0 0 0 0 0 0 0\" "
+                  "costs=\"0 0 0 0 0 0 0 0 0 0\"/>\n"
+                  "      <pred from=\"0\" thread=\"0\" count=\"1\"/>\n"
+                  "      <pred from=\"1\" thread=\"0\" count=\"1\"/>\n"
+                  "    </node>\n"
+                  "    <node id=\"2\" region=\"R00002\" parent=\"1\">\n"
+                  "      <thread id=\"0\" columns=\"20 1 0 0 0 0 0 0 0 0\" states=\"0 20 0 0 0 0 0 0 0 0 0\" "
+                  "costs=\"0 0 0 0 0 0 0 0 0 0\"/>\n"
+                  "      <pred from=\"1\" thread=\"0\" count=\"1\"/>\n"
+                  "    </node>\n"
+                  "  </region-profile>\n"
+                  "</ompsim-profile>\n"),
+              std::string::npos)
+        << text;
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+    // With a data-structure section the profile comes after it, last.
+    Document s = with_structures();
+    s.region_profile = small_profile(s);
+    std::string both = to_xml(s);
+    size_t ds = both.find("  </data-structures>\n  <region-profile ");
+    EXPECT_NE(ds, std::string::npos);
+    const std::string end = "  </region-profile>\n</ompsim-profile>\n";
+    EXPECT_EQ(both.rfind(end), both.size() - end.size());
+    expect_same(s, load_ok(both));
+}
+
+// Any layout reads the same: the section before the others, regions after
+// the nodes and unsorted, attributes in another order and quoted with ', white
+// space in lists and ids, comments, unknown elements and attributes.
+TEST(Sir, RegionProfileInAnyLayout) {
+    const std::string f = regions_fixture();
+    std::string section = section_of(f, "  <region-profile ", "  </region-profile>\n");
+    std::string t = f;
+    t.erase(t.find(section), section.size());
+    std::string regions = section_of(section, "    <region id=\"R00001\"", "name=\"norm\"/>\n");
+    std::string moved = section;
+    moved.erase(moved.find(regions), regions.size());
+    std::string r1 = section_of(regions, "    <region id=\"R00001\"", "/>\n");
+    std::string rest = regions.substr(r1.size());
+    moved = replace(moved, "  </region-profile>\n", "<!-- regions last -->\n" + rest + r1 + "  </region-profile>\n");
+    moved = replace(moved, "<region-profile time-unit=\"cycles\" threads=\"2\"",
+                    "<region-profile  threads=' 2 ' new=\"x\" time-unit=' cycles'");
+    moved = replace(moved, "columns=\"execT execC bodyT", "columns=\"\n  execT\texecC bodyT");
+    moved = replace(moved, "<node id=\"3\" region=\"R00003\" parent=\"2\">",
+                    "<node parent=' 2' region=' R00003 ' id='3 '>\n      <future/>");
+    moved = replace(moved, "<thread id=\"0\" columns=\"4050 2 3800", "<thread sample=\"1\" id=\"0\" columns=\" 4050  2 3800");
+    moved = replace(moved, "<pred from=\"4\" thread=\"1\" count=\"1\"/>", "<pred count='1' thread='1' from='4'/>");
+    t = replace(t, "  <threads>\n", moved + "  <threads>\n");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+}
+
+// The section with one defect each, with the exact message.
+TEST(SirBad, RegionProfileMessages) {
+    const std::string f = regions_fixture();
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    std::string no_nodes = f;
+    no_nodes.erase(no_nodes.find("    <node id=\"0\""),
+                   no_nodes.find("  </region-profile>") - no_nodes.find("    <node id=\"0\""));
+    const std::string node7_states = "states=\"0 300 0 0 0 0 0 0 0 0 0\" costs=\"240 3 1";
+    const std::vector<Case> cases = {
+        // the section's attributes
+        {replace(f, "time-unit=\"cycles\"", "time-unit=\"ms\""),
+         "doc.xml:68: <region-profile>: attribute 'time-unit' is not one of cycles: 'ms'"},
+        {replace(f, "time-unit=\"cycles\" threads=\"2\"", "time-unit=\"cycles\" threads=\"0\""),
+         "doc.xml:68: <region-profile>: attribute 'threads' is 0 (at least 1 thread)"},
+        {replace(f, "time-unit=\"cycles\" threads=\"2\"", "time-unit=\"cycles\""),
+         "doc.xml:68: <region-profile>: missing attribute 'threads'"},
+        {replace(f, "columns=\"execT execC bodyT", "columns=\"execT bodyT"),
+         "doc.xml:68: <region-profile>: attribute 'columns' has no 'execC' (the sums need execT and execC): 'execT "
+         "bodyT bodyC enterT exitT exitBarT ...'"},
+        {replace(f, "columns=\"execT execC bodyT bodyC", "columns=\"execT execC bodyT execC"),
+         "doc.xml:68: <region-profile>: attribute 'columns' lists 'execC' twice"},
+        {replace(f, "states=\"work serial", "states=\"work work"),
+         "doc.xml:68: <region-profile>: attribute 'states' lists 'work' twice"},
+        {replace(f, "  </region-profile>\n", "  </region-profile>\n  <region-profile/>\n"),
+         "doc.xml:116: <ompsim-profile>: more than one <region-profile> (the first is at line 68)"},
+        {replace(f, "    <region id=\"R00001\"", "    stray\n    <region id=\"R00001\""),
+         "doc.xml:68: <region-profile>: unexpected text 'stray'"},
+        {no_nodes, "doc.xml:68: <region-profile>: no <node> (the root, node 0, is always listed)"},
+        // regions
+        {replace(f, "<region id=\"R00001\"", "<region id=\"R1\""),
+         "doc.xml:69: <region>: attribute 'id' is not a region id (R and five or more digits): 'R1'"},
+        {replace(f, "<region id=\"R00002\"", "<region id=\"R000001\""),
+         "doc.xml:70: <region>: a second region R000001 (the first, R00001, is at line 69)"},
+        {replace(f, " name=\"compute\"/>", "/>"), "doc.xml:69: <region>: missing attribute 'name'"},
+        {replace(f, "function=\"compute._omp_fn.0\" first-line=\"17\"", "function=\"compute._omp_fn.0\" first-line=\"-17\""),
+         "doc.xml:71: <region>: attribute 'first-line' is not a number: '-17'"},
+        // nodes
+        {replace(f, "<node id=\"0\" region=\"\"", "<node id=\"1\" region=\"\""),
+         "doc.xml:75: <node>: the first node has id 1; the first node is the root, id 0 (nodes are listed in "
+         "ascending id)"},
+        {replace(f, "<node id=\"0\" region=\"\"", "<node id=\"0\" region=\"R00001\""),
+         "doc.xml:75: <node id=\"0\">: the root has region=\"\" and parent=\"\" (it is the program, in no region)"},
+        {replace(f, "<node id=\"0\" region=\"\" parent=\"\"", "<node id=\"0\" region=\"\" parent=\"0\""),
+         "doc.xml:75: <node id=\"0\">: the root has region=\"\" and parent=\"\" (it is the program, in no region)"},
+        {replace(f, "<node id=\"4\" region", "<node id=\"3\" region"),
+         "doc.xml:97: <node>: id 3 after node 3 (nodes are listed in ascending id, each once)"},
+        {replace(f, "<node id=\"3\" region=\"R00003\"", "<node id=\"3\" region=\"\""),
+         "doc.xml:89: <node id=\"3\">: attribute 'region' is empty (only the root, node 0, has no region)"},
+        {replace(f, "region=\"R00003\" parent=\"2\"", "region=\"R00003\" parent=\"\""),
+         "doc.xml:89: <node id=\"3\">: attribute 'parent' is empty (only the root, node 0, has no parent)"},
+        {replace(f, "region=\"R00003\" parent=\"2\"", "region=\"R00003\" parent=\"two\""),
+         "doc.xml:89: <node>: attribute 'parent' is not a number: 'two'"},
+        {replace(f, "region=\"R00003\" parent=\"2\"", "region=\"R00003\" parent=\"3\""),
+         "doc.xml:89: <node id=\"3\">: parent 3 is not a node listed before it (a parent has a smaller id than its "
+         "children)"},
+        {replace(f, "<node id=\"1\" region=\"R00001\"", "<node id=\"x\" region=\"R00001\""),
+         "doc.xml:79: <node>: attribute 'id' is not a number: 'x'"},
+        // threads
+        {replace(f, "<thread id=\"0\" columns=\"6130", "<thread id=\"0\" columns=\"6130 x"),
+         "doc.xml:80: <thread>: attribute 'columns': value 2 (execC) is not a number: 'x'"},
+        {replace(f, "states=\"0 300 0 0 0 0 0 0 0 0 0\" costs=\"3704",
+                 "states=\"0 300 0 0 0 0 0 0 0 0 0 0\" costs=\"3704"),
+         "doc.xml:80: <thread>: attribute 'states' has 12 values for 11 states"},
+        {replace(f, "costs=\"3704 21 7 1116 166 39 558 80 19 5580\"", "costs=\"3704 21 7 1116 166 39 558 80 19\""),
+         "doc.xml:80: <thread>: attribute 'costs' has 9 values for 10 events"},
+        {replace(f, "costs=\"3704 21 7", "costs=\"18446744073709551616 21 7"),
+         "doc.xml:80: <thread>: attribute 'costs': value 1 (Ir) is too large (at most 18446744073709551615): "
+         "'18446744073709551616'"},
+        {replace(f, "<thread id=\"0\" columns=\"6130", "<thread columns=\"6130"),
+         "doc.xml:80: <thread>: missing attribute 'id'"},
+        {replace(f, "<thread id=\"1\" columns=\"5550", "<thread id=\"0\" columns=\"5550"),
+         "doc.xml:85: <thread>: id 0 after thread 0 in <node id=\"2\"> (threads are listed in ascending id, each "
+         "once)"},
+        // predecessors
+        {replace(f, "    </node>\n", "      <pred from=\"0\" thread=\"0\" count=\"1\"/>\n    </node>\n"),
+         "doc.xml:78: <pred>: the root (node 0) has no predecessors"},
+        {replace(f, "<pred from=\"0\" thread=\"0\" count=\"1\"/>", "<pred from=\"0\" thread=\"5\" count=\"1\"/>"),
+         "doc.xml:81: <pred>: thread 5 is out of range (the region profile has 2 threads, 0 to 1)"},
+        {replace(f, "<pred from=\"5\" thread=\"0\" count=\"1\"/>", "<pred from=\"9\" thread=\"0\" count=\"1\"/>"),
+         "doc.xml:95: <pred>: from 9 is not a node"},
+        {replace(f, "<pred from=\"2\" thread=\"1\" count=\"1\"/>", "<pred from=\"2\" thread=\"0\" count=\"1\"/>"),
+         "doc.xml:93: <pred>: (from 2, thread 0) after (from 2, thread 0) (predecessors are listed in ascending "
+         "from, then thread, each once)"},
+        {replace(f, "<pred from=\"4\" thread=\"0\" count=\"2\"/>",
+                 "<pred from=\"4\" thread=\"0\" count=\"2\"/>\n      <pred from=\"4\" thread=\"1\" count=\"1\"/>"),
+         "doc.xml:106: <pred>: thread 1 has no <thread> in <node id=\"5\"> (a thread that entered the node has its "
+         "figures there)"},
+        {replace(f, "<pred from=\"2\" thread=\"0\" count=\"1\"/>",
+                 "<pred from=\"2\" thread=\"0\" count=\"18446744073709551615\"/>"),
+         "doc.xml:90: <node id=\"3\">: the <pred> counts of thread 0 overflow a 64-bit sum"},
+        {replace(f, "<pred from=\"0\" thread=\"0\" count=\"1\"/>", "<pred from=\"0\" thread=\"0\"/>"),
+         "doc.xml:81: <pred>: missing attribute 'count'"},
+        // the sums
+        {replace(f, "<thread id=\"0\" columns=\"7630 1 ", "<thread id=\"0\" columns=\"7630 2 "),
+         "doc.xml:76: <node id=\"0\">: thread 0's execC is 2 (the root, the program, is entered once: execC 1)"},
+        {replace(f, "<thread id=\"0\" columns=\"7630 1 ", "<thread id=\"0\" columns=\"7631 1 "),
+         "doc.xml:76: <node id=\"0\">: thread 0's execT (7631) does not equal the states of the node and its "
+         "descendants (7630)"},
+        {replace(f, node7_states, "states=\"0 18446744073709551615 0 0 0 0 0 0 0 0 1\" costs=\"240 3 1"),
+         "doc.xml:112: <node id=\"7\">: the states of thread 0 in the node and its descendants overflow a 64-bit "
+         "sum"},
+        {replace(replace(f, node7_states, "states=\"0 18446744073709551615 0 0 0 0 0 0 0 0 0\" costs=\"240 3 1"),
+                 "<thread id=\"0\" columns=\"300 1", "<thread id=\"0\" columns=\"18446744073709551615 1"),
+         "doc.xml:76: <node id=\"0\">: the states of thread 0 in the node and its descendants overflow a 64-bit "
+         "sum"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+}
+
+// What a reader accepts in the section.
+TEST(SirBad, RegionProfileValuesThatAreAccepted) {
+    Document d = load_ok(fixture());
+    // Node ids with gaps; a node that is its own predecessor; a thread that
+    // has figures in a node it never entered (execC 0, no <pred>); a region
+    // no node names; no <region> at all once no node names one.
+    RegionProfile p = small_profile(d);
+    p.nodes[1].id = 4;
+    p.nodes[1].preds = {Pred{0, 0, 1}, Pred{4, 0, 1}};
+    p.nodes[2].id = 9;
+    p.nodes[2].parent = 4;
+    p.nodes[2].preds = {Pred{4, 0, 1}};
+    p.regions.push_back(ProfRegion{"R00003", "BARRIER", "b.c", "g", 1, 1, ""});
+    d.region_profile = p;
+    Document back = load_ok(to_xml(d));
+    expect_same(d, back);
+    EXPECT_EQ(back.region_profile->node(9)->parent, std::optional<uint32_t>(4));
+    EXPECT_EQ(back.region_profile->node(2), nullptr);
+    RegionProfile q = small_profile(d);
+    q.threads = 3;
+    NodeThread idle = node_thread(2, 0, 0, 0, d.events.size());
+    q.nodes[2].threads.push_back(idle);
+    d.region_profile = q;
+    expect_same(d, load_ok(to_xml(d)));
+    RegionProfile root_only;
+    root_only.threads = 1;
+    root_only.columns = {"execC", "execT"};
+    root_only.states = {};
+    root_only.events = d.events;
+    ProfNode root;
+    root.threads = {NodeThread{0, {1, 0}, {}, d.totals}};
+    root_only.nodes = {root};
+    d.region_profile = root_only;
+    expect_same(d, load_ok(to_xml(d)));
+}
+
+TEST(SirSchema, RegionProfileIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/regions.xml")));
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    EXPECT_TRUE(text_schema_valid(to_xml(d)));
+    Document s = with_structures();
+    s.region_profile = small_profile(s);
+    EXPECT_TRUE(text_schema_valid(to_xml(s)));
+}
+
+// The schema checks the section's structure and values.
+TEST(SirSchema, RegionProfileIsChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = regions_fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "time-unit=\"cycles\"", "time-unit=\"ms\""),
+        replace(f, "threads=\"2\" columns", "threads=\"0\" columns"),
+        replace(f, "columns=\"execT execC", "columns=\"execT, execC"),
+        replace(f, "D2mw Cycles\">", "D2mw Cycels\">"),
+        replace(f, "<region id=\"R00001\"", "<region id=\"R1\""),
+        replace(f, "<region id=\"R00002\"", "<region id=\"R00001\""),
+        replace(f, "type=\"LOOP\"", "type=\"loop\""),
+        replace(f, " function=\"norm\"", ""),
+        replace(f, "function=\"compute._omp_fn.0\" first-line=\"17\"", "function=\"compute._omp_fn.0\" first-line=\"x\""),
+        replace(f, "<node id=\"3\" region=\"R00003\"", "<node id=\"3\" region=\"R3\""),
+        replace(f, "region=\"R00003\" parent=\"2\"", "region=\"R00003\" parent=\"two\""),
+        replace(f, "<node id=\"4\" region", "<node id=\"3\" region"),
+        replace(f, "<node id=\"1\" region=\"R00001\" parent=\"0\"", "<node id=\"1\" parent=\"0\""),
+        replace(f, "<thread id=\"1\" columns=\"5550", "<thread id=\"0\" columns=\"5550"),
+        replace(f, "columns=\"6130 1 0", "columns=\"6130 -1 0"),
+        replace(f, " costs=\"3704 21 7 1116 166 39 558 80 19 5580\"", ""),
+        replace(f, "<pred from=\"0\" thread=\"0\" count=\"1\"/>", "<pred from=\"0\" thread=\"0\" count=\"0\"/>"),
+        replace(f, "<pred from=\"2\" thread=\"1\" count=\"1\"/>", "<pred from=\"2\" thread=\"0\" count=\"1\"/>"),
+        replace(f, "<pred from=\"0\" thread=\"0\" count=\"1\"/>", "<pred from=\"0\" count=\"1\"/>"),
+        replace(f, "      <pred from=\"0\" thread=\"0\" count=\"1\"/>\n",
+                "      <pred from=\"0\" thread=\"0\" count=\"1\"/>\n      <thread id=\"1\" columns=\"0 0 0 0 0 0 0 0 0 0\" "
+                "states=\"0 0 0 0 0 0 0 0 0 0 0\" costs=\"0 0 0 0 0 0 0 0 0 0\"/>\n"),
+        replace(f, "<node id=\"3\" region=\"R00003\" parent=\"2\">", "<node id=\"3\" region=\"R00003\" parent=\"2\">\n      <future/>"),
+        replace(f, "    <node id=\"0\"", "    <region-note/>\n    <node id=\"0\""),
+    };
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+    // Attributes stay allowed anywhere (later additions).
+    std::string later = replace(f, "<node id=\"3\"", "<node weight=\"1\" id=\"3\"");
+    later = replace(later, "<pred from=\"0\"", "<pred kind=\"call\" from=\"0\"");
+    later = replace(later, "<region-profile ", "<region-profile clock=\"core\" ");
     EXPECT_TRUE(text_schema_valid(later));
     EXPECT_EQ(to_xml(load_ok(later)), f);
 }
