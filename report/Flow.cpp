@@ -156,13 +156,6 @@ std::string render_svg(const std::string& dot_text) {
     return svg;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (file) file << text;
-    if (file) file.close();
-    if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-}
-
 }  // namespace
 
 uint32_t parse_layer(const sir::RegionProfile& p, const std::string& spec) {

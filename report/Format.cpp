@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include "Report.h"
@@ -165,6 +168,13 @@ std::string Table::render(const std::string& indent) const {
     out += line(dashes);
     for (const auto& r : rows_) out += line(r);
     return out;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+    std::ofstream file(path, std::ios::binary | std::ios::trunc);
+    if (file) file << text;
+    if (file) file.close();
+    if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
 }
 
 std::string field_line(const std::string& label, const std::string& value) {

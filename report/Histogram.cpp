@@ -108,13 +108,6 @@ const sir::DataHistogram& histogram_of(const sir::DataStructure& s) {
     return *s.histogram;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    if (file) file << text;
-    if (file) file.close();
-    if (!file) throw Error(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-}
-
 }  // namespace
 
 std::vector<HistogramRow> histogram_rows(const sir::DataStructures& ds, const sir::DataStructure& s, int level) {

@@ -98,6 +98,8 @@ private:
 // "Label:" padded to 18 columns, then the value (the layout of the program
 // totals, "Instructions:     30").
 std::string field_line(const std::string& label, const std::string& value);
+// Writes `text` to `path` (replacing it); throws Error with the reason.
+void write_file(const std::string& path, const std::string& text);
 // "-- Title" section heading.
 std::string heading(const std::string& title);
 
