@@ -264,6 +264,9 @@ void RegionProfiler::event(u32 thread, RegionEvent ev, u32 region, RegionType ty
     switch (ev) {
         case kEnter: {
             Frame& f = push(t, thread, current(t), region, type, now);
+            // A thread outside any team that enters a region is not an
+            // OpenMP worker waiting for work: a program's own thread.
+            if (t.state == kIdle) t.state = kWork;
             switch (type) {
                 case kParallel:
                     grow(alloc_, teams_, teams_cap_, nteams_ + 1, 8);

@@ -214,6 +214,20 @@ void enter(u32 slot, u32 core) {
 }
 
 CoreCounters& counters(u32 slot) { return g_slots[slot]; }
+
+LineCC as_line(const CoreCounters& c) {
+    LineCC cc;
+    VG_(memset)(&cc, 0, sizeof cc);
+    cc.ir = c.ir;
+    cc.dr = c.dr;
+    cc.dw = c.dw;
+    for (int d = 0; d <= kMaxLevels; ++d) {
+        cc.ir_served[d] = c.ir_served[d];
+        cc.dr_served[d] = c.dr_served[d];
+        cc.dw_served[d] = c.dw_served[d];
+    }
+    return cc;
+}
 CoreClock& clock(u32 core) { return g_clocks[core]; }
 u32 cores_used() { return g_used ? g_used : 1; }
 u32 slots_used() { return g_slots_used ? g_slots_used : 1; }

@@ -38,6 +38,14 @@ namespace coresim {
 // Runs one event (not a marker) of the slot last entered; returns the
 // instructions it contains (for the quantum).
 u32 run(const Ev& e);
+// A slot's counters as a cost centre (the document's cost vector of a
+// thread; the region profile's per-node counters are CoreCounters' first
+// kCounterWords words, RegionService.h).
+LineCC as_line(const CoreCounters& c);
+constexpr u32 kCounterWords = 3 + 3 * (kMaxLevels + 1);
+static_assert(offsetof(CoreCounters, busy) == kCounterWords * sizeof(ULong),
+              "the counted events are CoreCounters' first words");
+
 // The events that follow are `slot`'s, on `core` (the monitor's thread row
 // is the slot's).
 void enter(u32 slot, u32 core);

@@ -171,6 +171,13 @@ typedef enum {
      * record region events even in a serial program. */
     OMP_EV_FUNC_ENTER,
     OMP_EV_FUNC_EXIT,
+    /* The runtime found the preload's ompt_start_tool (a2 = omp_version):
+     * sent from inside it, before the runtime initialises itself. The tool
+     * starts streaming here, not at TOOL_INIT: what libomp does between the
+     * two (its library registration formats the process id into an
+     * environment variable with snprintf, which costs more instructions the
+     * more digits the pid has) is then the runtime's, not the program's. */
+    OMP_EV_RUNTIME_START,
     OMP_EV_KIND_END
 } OmpEventKind;
 

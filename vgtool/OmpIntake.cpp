@@ -262,7 +262,7 @@ const HChar* const kNames[] = {"?",           "tool-init",    "thread-begin", "t
                                "sync-wait-end", "mutex-acquire", "mutex-acquired", "mutex-released",
                                "masked-begin", "masked-end",  "task-create",  "task-dependences",
                                "task-dependence", "task-schedule", "callback-unavailable", "task-alloc",
-                               "func-enter",  "func-exit"};
+                               "func-enter",  "func-exit",    "runtime-start"};
 
 void copy_deps(Unit* u, Addr array, UWord n) {
     if (!u || !n || n > 4096) return;
@@ -373,6 +373,10 @@ void handle_event(ThreadId tid, const UWord* args) {
     if (g_opt.trace) {
         const HChar* name = kind < sizeof kNames / sizeof kNames[0] ? kNames[kind] : "?";
         VG_(umsg)("omp: T%u %s %lx %lx %lx %lx\n", tid, name, args[2], args[3], args[4], args[5]);
+    }
+    if (kind == OMP_EV_RUNTIME_START) {
+        g_openmp = true;
+        return;  // the tool switches to streaming (ToolMain.cpp)
     }
     if (kind == OMP_EV_TOOL_INIT) {
         g_openmp = true;
@@ -696,7 +700,14 @@ void handle_event(ThreadId tid, const UWord* args) {
 void user_region(ThreadId tid, bool begin, const HChar* name, Addr where) {
     if (!g_streaming) return;
     u32 region = begin ? regiontab::user(name, where) : regiontab::find_user(name);
-    if (region == regions::kNoRegion) return;  // an end without a begin
+    if (region == regions::kNoRegion) {
+        static bool warned;
+        if (!warned)
+            VG_(umsg)("warning: OMPSIM_REGION_END(\"%s\") without an OMPSIM_REGION_BEGIN of that name: ignored "
+                      "(further ones are not reported)\n", name);
+        warned = true;
+        return;
+    }
     if (!begin) regiontab::widen(region, where);
     emit_region(tid, begin ? regions::kEnter : regions::kExit, region, regions::kUser);
     replay::advance();

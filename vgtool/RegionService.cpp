@@ -17,52 +17,31 @@ void prof_free(void*, void* p) { VG_(free)(p); }
 regions::RegionProfiler& prof() {
     if (!g_init) {
         g_init = true;
-        g_prof.init(Allocator{prof_alloc, prof_free, nullptr}, kWords);
+        g_prof.init(Allocator{prof_alloc, prof_free, nullptr}, coresim::kCounterWords);
     }
     return g_prof;
 }
 
-struct Now {
-    u64 words[kWords];
-    regions::Sample sample;
-};
-
-void sample(u32 slot, u32 core, Now& n) {
-    counters_of(slot, n.words);
-    // Whole cycles (the clocks count 1/100 cycles): every figure is then a
-    // difference of whole-cycle time stamps, and the document's sums hold.
-    n.sample.cycles = coresim::clock(core).clock / 100;
-    n.sample.counters = n.words;
+// The profiler's counters are the slot's counted events: the first
+// kCounterWords words of its CoreCounters (CoreSim.h), read in place.
+// Whole cycles (the clocks count 1/100 cycles): every figure is then a
+// difference of whole-cycle time stamps, and the document's sums hold.
+regions::Sample sample(u32 slot, ULong clock) {
+    return regions::Sample{clock / 100, reinterpret_cast<const u64*>(&coresim::counters(slot).ir)};
 }
 
 }  // namespace
 
-void counters_of(u32 slot, u64* w) {
-    const CoreCounters& c = coresim::counters(slot);
-    w[0] = c.ir;
-    w[1] = c.dr;
-    w[2] = c.dw;
-    for (int d = 0; d <= kMaxLevels; ++d) {
-        w[3 + d] = c.ir_served[d];
-        w[3 + (kMaxLevels + 1) + d] = c.dr_served[d];
-        w[3 + 2 * (kMaxLevels + 1) + d] = c.dw_served[d];
-    }
-}
-
 void marker(u32 slot, u32 core, uptr a, uptr b, uptr c) {
     g_used = true;
-    Now n;
-    sample(slot, core, n);
     prof().event(slot, regions::RegionEvent(b & 0xff), (u32)a, regions::RegionType((b >> 8) & 0xff),
-                 (u64)c, (u32)(b >> 16), n.sample);
+                 (u64)c, (u32)(b >> 16), sample(slot, coresim::clock(core).clock));
 }
 
 void zero() {
     if (!g_used) return;
     for (u32 s = 0; s < prof().threads(); ++s) {
-        Now n;
-        sample(s, replay::core_of_slot(s), n);
-        prof().zero(s, n.sample);
+        prof().zero(s, sample(s, coresim::clock(replay::core_of_slot(s)).clock));
     }
 }
 
@@ -73,10 +52,7 @@ void finish() {
     for (u32 k = 0; k < coresim::cores_used(); ++k)
         if (coresim::clock(k).clock > end) end = coresim::clock(k).clock;
     for (u32 s = 0; s < coresim::slots_used(); ++s) {
-        Now n;
-        sample(s, 0, n);
-        n.sample.cycles = end / 100;
-        prof().finish(s, n.sample);
+        prof().finish(s, sample(s, end));
     }
 }
 

@@ -4,7 +4,6 @@
 #ifndef OMPSIM_VGTOOL_REGIONSERVICE_H
 #define OMPSIM_VGTOOL_REGIONSERVICE_H
 
-#include "CacheConfig.h"
 #include "RegionProfiler.h"
 #include "ValgrindApi.h"
 
@@ -26,9 +25,6 @@ void finish();
 // Whether any region event was replayed (the document gets the section).
 bool used();
 const regions::RegionProfiler& profiler();
-// The raw counters of a slot as the profiler keeps them, and back.
-constexpr u32 kWords = 3 + 3 * (kMaxLevels + 1);
-void counters_of(u32 slot, u64* words);
 
 }  // namespace regionsvc
 }  // namespace ompsim

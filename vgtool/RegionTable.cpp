@@ -48,13 +48,21 @@ void locate(Region& r, Addr where) {
 
 void rehash();
 
-u32 lookup(regions::RegionType t, Addr key) {
+// `name`: user regions are keyed by a hash of their name, which two names
+// may share: the name decides.
+u32 lookup(regions::RegionType t, Addr key, const HChar* name = nullptr) {
     if (!g_index_cap) return regions::kNoRegion;
     for (u32 i = (u32)mix(t, key) & (g_index_cap - 1);; i = (i + 1) & (g_index_cap - 1)) {
         if (!g_index[i].id_plus_1) return regions::kNoRegion;
         const Region& r = g_regions[g_index[i].id_plus_1 - 1];
-        if (r.key == key && r.type == t) return g_index[i].id_plus_1 - 1;
+        if (r.key == key && r.type == t && (!name || VG_(strcmp)(r.name, name) == 0)) return g_index[i].id_plus_1 - 1;
     }
+}
+
+Addr name_key(const HChar* name) {
+    u64 h = 1469598103934665603ull;  // FNV-1a
+    for (const HChar* c = name; *c; ++c) h = (h ^ (u8)*c) * 1099511628211ull;
+    return (Addr)h;
 }
 
 void index(u32 id) {
@@ -113,18 +121,13 @@ u32 function(Addr entry) {
     return id;
 }
 
-u32 find_user(const HChar* name) {
-    for (u32 id = 0; id < g_n; ++id)
-        if (g_regions[id].type == regions::kUser && VG_(strcmp)(g_regions[id].name, name) == 0) return id;
-    return regions::kNoRegion;
-}
+u32 find_user(const HChar* name) { return lookup(regions::kUser, name_key(name), name); }
 
 u32 user(const HChar* name, Addr where) {
     u32 id = find_user(name);
     if (id != regions::kNoRegion) return id;
     const HChar* copy = dup(name);
-    // The key only has to be unique among user regions: the name's copy.
-    return add(regions::kUser, (Addr)copy, copy, where);
+    return add(regions::kUser, name_key(copy), copy, where);
 }
 
 void widen(u32 id, Addr where) {

@@ -12,21 +12,6 @@ namespace {
 using regions::Node;
 using regions::NodeThread;
 
-// The raw counters of the profiler (RegionService.h) as a cost centre.
-LineCC as_line(const u64* w) {
-    LineCC cc;
-    VG_(memset)(&cc, 0, sizeof cc);
-    cc.ir = w[0];
-    cc.dr = w[1];
-    cc.dw = w[2];
-    for (int d = 0; d <= kMaxLevels; ++d) {
-        cc.ir_served[d] = w[3 + d];
-        cc.dr_served[d] = w[3 + (kMaxLevels + 1) + d];
-        cc.dw_served[d] = w[3 + 2 * (kMaxLevels + 1) + d];
-    }
-    return cc;
-}
-
 void put_list(VgFile* fp, const u64* v, u32 n) {
     for (u32 i = 0; i < n; ++i) VG_(fprintf)(fp, i ? " %llu" : "%llu", v[i]);
 }
@@ -85,7 +70,10 @@ void put_region_profile(VgFile* fp, const HierarchyConfig& cfg) {
             VG_(fprintf)(fp, "\" states=\"");
             put_list(fp, t->states, regions::kStates);
             VG_(fprintf)(fp, "\" costs=\"");
-            LineCC cc = as_line(t->counters);
+            CoreCounters c;
+            VG_(memset)(&c, 0, sizeof c);
+            VG_(memcpy)(&c.ir, t->counters, coresim::kCounterWords * sizeof(ULong));
+            LineCC cc = coresim::as_line(c);
             put_line_costs(fp, cc, cfg);
             VG_(fprintf)(fp, "\"/>\n");
         }

@@ -18,21 +18,6 @@ bool multicore() { return omp::streaming(); }
 
 bool coherent(const HierarchyConfig& cfg) { return multicore() && !cfg.cachegrind; }
 
-// A thread's costs in the document's columns: its counters as a cost centre.
-LineCC as_line(const CoreCounters& c) {
-    LineCC cc;
-    VG_(memset)(&cc, 0, sizeof cc);
-    cc.ir = c.ir;
-    cc.dr = c.dr;
-    cc.dw = c.dw;
-    for (int d = 0; d <= kMaxLevels; ++d) {
-        cc.ir_served[d] = c.ir_served[d];
-        cc.dr_served[d] = c.dr_served[d];
-        cc.dw_served[d] = c.dw_served[d];
-    }
-    return cc;
-}
-
 }  // namespace
 
 bool run_deterministic(const omp::Options& o) {
@@ -98,7 +83,7 @@ void put_threads_and_cores(VgFile* fp, const HierarchyConfig& cfg) {
         // team): no Valgrind thread id belongs to them.
         VG_(fprintf)(fp, "    <thread id=\"%u\" valgrind-tid=\"0\" omp-thread=\"%u\" core=\"%u\">\n      <costs>", t,
                      t, replay::core_of_slot(t));
-        LineCC cc = as_line(c);
+        LineCC cc = coresim::as_line(c);
         put_line_costs(fp, cc, cfg);
         VG_(fprintf)(fp, "</costs>\n    </thread>\n");
     }

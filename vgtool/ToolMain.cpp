@@ -396,7 +396,8 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
                              args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", VG_(get_IP)(tid));
             break;
         case OMPSIM_USERREQ_OMP_EVENT:
-            if (args[1] == OMP_EV_TOOL_INIT || args[1] == OMP_EV_FUNC_ENTER) start_streaming();
+            if (args[1] == OMP_EV_RUNTIME_START || args[1] == OMP_EV_TOOL_INIT || args[1] == OMP_EV_FUNC_ENTER)
+                start_streaming();
             omp::handle_event(tid, args);
             break;
         default:

@@ -4,6 +4,8 @@
 regions_check.py fig1a|fig1b|fig4 DOC
     The ompP paper's Figures 1 and 4 (tests/progs/flow_fig1.c, flow_fig4.c):
     the predecessor lists of the functions, exactly as the paper gives them.
+regions_check.py user DOC
+    tests/progs/user_regions.c: nested user regions in a serial program.
 regions_check.py omp DOC SOURCE
     tests/progs/omp_regions.c run with OMP_NUM_THREADS=4 and every latency
     0 (a cycle is an instruction): the critical section's enter waits, the
@@ -84,6 +86,16 @@ def fig4(doc):
         check(p.preds(n[f]) == preds, f"Figure 4: {f}'s predecessor list is ({shown}) by node id")
 
 
+def user(doc):
+    p = Profile(doc)
+    outer, inner = (p.node_of(type="REGION", name=n) for n in ("outer", "inner"))
+    check(p.preds(outer) == {0: 1, outer: 2}, "user regions: outer is entered from the root once, after itself twice")
+    check(p.preds(inner) == {outer: 3, inner: 3}, "user regions: inner is entered from outer 3 times, after itself 3 times")
+    check(p.nodes[inner]["parent"] == str(outer), "user regions: inner nests in outer")
+    check([p.nodes[n]["threads"][0]["col"]["execC"] for n in (outer, inner)] == [3, 6], "user regions: execC 3 and 6")
+    check(not p.region_ids(name="never begun"), "user regions: an END that never began makes no region")
+
+
 def marker_line(source, name):
     for i, line in enumerate(open(source), 1):
         if f"@{name} " in line or line.rstrip().endswith(f"@{name} */"):
@@ -148,6 +160,8 @@ if __name__ == "__main__":
     what, doc = sys.argv[1], sys.argv[2]
     if what in ("fig1a", "fig1b"):
         fig1(doc, what[-1])
+    elif what == "user":
+        user(doc)
     elif what == "fig4":
         fig4(doc)
     elif what == "omp":

@@ -324,3 +324,18 @@ TEST(RegionProfiler, ZeroForgetsAndRestartsOpenRegions) {
     EXPECT_EQ(Driver::of(d.p.node(0), 0)->col[kExecT], 50u);
     d.check_sums();
 }
+
+// A thread of the program's own (no OpenMP team) works in its regions and
+// is idle only outside them.
+TEST(RegionProfiler, NonOpenMPThreadWorksInItsRegions) {
+    Driver d;
+    d.enter(0, MAIN, kFunction, 0);
+    d.enter(1, FOO, kFunction, 10);
+    d.exit(1, FOO, kFunction, 30);
+    d.exit(0, MAIN, kFunction, 40);
+    d.finish(50);
+    EXPECT_EQ(Driver::of(d.find(FOO), 1)->states[kWork], 20u);
+    EXPECT_EQ(Driver::of(d.p.node(0), 1)->states[kIdle], 10u + 20u);
+    EXPECT_EQ(Driver::of(d.p.node(0), 0)->states[kSerial], 10u);
+    d.check_sums();
+}

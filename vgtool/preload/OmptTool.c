@@ -95,6 +95,9 @@ static const char kind_names[OMP_EV_KIND_END][24] = {
     [OMP_EV_TASK_SCHEDULE] = "TASK_SCHEDULE",
     [OMP_EV_CALLBACK_UNAVAILABLE] = "CALLBACK_UNAVAILABLE",
     [OMP_EV_TASK_ALLOC] = "TASK_ALLOC",
+    [OMP_EV_FUNC_ENTER] = "FUNC_ENTER",
+    [OMP_EV_FUNC_EXIT] = "FUNC_EXIT",
+    [OMP_EV_RUNTIME_START] = "RUNTIME_START",
 };
 
 /* Which of a2..a5 (bit 0 = a2) are addresses, printed in hex; the others
@@ -311,6 +314,7 @@ ompt_start_tool_result_t* ompt_start_tool(unsigned int omp_version, const char* 
     static ompt_start_tool_result_t result;
     if (!ompsim_omp_active()) return NULL;
     g_omp_version = omp_version;
+    EV(OMP_EV_RUNTIME_START, omp_version, 0, 0, 0);
     ompsim_rt_heap_start(__builtin_return_address(0)); /* the runtime calls: RuntimeHeap.c */
     result.initialize = tool_initialize;
     result.finalize = tool_finalize;
