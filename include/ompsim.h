@@ -13,6 +13,10 @@
  *   OMPSIM_REGION_END("name");    region profile: its call graph node,
  *                                 times in simulated cycles, cache events
  *
+ *   OMPSIM_EVENT("name", bytes, partner);  a point event in the event flow
+ *                                 graph (IPM's): e.g. a message of `bytes`
+ *                                 to rank `partner` (< 0: no partner)
+ *
  *   OMPSIM_NAME_RANGE(ptr, size, "name");   monitor [ptr, ptr+size) as a data
  *                                            structure named "name" (stack
  *                                            arrays, pools, parts of arrays)
@@ -43,7 +47,10 @@ typedef enum {
     OMPSIM_USERREQ_SET_RESOLUTION,
     OMPSIM_USERREQ_REGION_BEGIN,
     OMPSIM_USERREQ_REGION_END,
-    /* Sent by the tool's preload library (heap wrappers), not by programs. */
+    OMPSIM_USERREQ_EVENT,
+    /* Sent by the tool's preload library (heap wrappers), not by programs.
+     * (OMPSIM_USERREQ_EVENT's fourth argument, 0 here, is the code address
+     * the preload's MPI wrappers give for the program's call.) */
     OMPSIM_USERREQ_HEAP_ALLOC = VG_USERREQ_TOOL_BASE('O', 'M') + 0x100,
     OMPSIM_USERREQ_HEAP_FREE,
     /* Sent by libepapi and the preload library's simulated PAPI (see
@@ -75,6 +82,11 @@ typedef enum {
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_REGION_BEGIN, (name), 0, 0, 0, 0)
 #define OMPSIM_REGION_END(name) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_REGION_END, (name), 0, 0, 0, 0)
+
+/* name: a NUL-terminated string; bytes: the data size; partner: a rank, or
+ * a negative number for none. */
+#define OMPSIM_EVENT(name, bytes, partner) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_EVENT, (name), (bytes), (long)(partner), 0, 0)
 
 #define OMPSIM_NAME_RANGE(ptr, size, name) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_NAME_RANGE, (ptr), (size), (name), 0, 0)

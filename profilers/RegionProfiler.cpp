@@ -198,6 +198,7 @@ RegionProfiler::Frame& RegionProfiler::push(ThreadRec& t, u32 thread, Node* pare
         t.snapshots = snaps;
         t.cap = cap;
     }
+    entered_ = n;
     Frame& f = t.frames[t.depth++];
     u64* ec = f.enter_counters;
     u64* xc = f.end_counters;
@@ -250,6 +251,7 @@ void RegionProfiler::resolve_pending(ThreadRec& t, u32 thread) {
 
 void RegionProfiler::event(u32 thread, RegionEvent ev, u32 region, RegionType type, u64 team, u32 flag,
                            const Sample& now) {
+    entered_ = nullptr;
     ThreadRec& t = rec(thread);
     Frame* top = t.depth ? &t.frames[t.depth - 1] : nullptr;
     bool owned_barrier = flag && top &&
@@ -414,6 +416,12 @@ void RegionProfiler::event(u32 thread, RegionEvent ev, u32 region, RegionType ty
         default:
             break;
     }
+}
+
+const Node* RegionProfiler::node_of(u32 thread) {
+    const ThreadRec& t = rec(thread);
+    if (t.depth && t.frames[t.depth - 1].phase == kWorkDone) return t.frames[t.depth - 1].node->parent;
+    return current(t);
 }
 
 void RegionProfiler::finish(u32 thread, const Sample& now) {

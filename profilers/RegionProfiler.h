@@ -80,6 +80,13 @@ public:
     // OMPSIM_ZERO_COUNTERS: forgets every figure; open regions restart at `now`.
     void zero(u32 thread, const Sample& now);
 
+    // The node the last event() entered (a region entry for the event flow
+    // graph), or null.
+    const Node* entered() const { return entered_; }
+    // The node `thread` is in now (a loop whose work ended without a barrier
+    // counts as left: the thread is in its parent).
+    const Node* node_of(u32 thread);
+
     u32 node_count() const { return nnodes_; }
     const Node* node(u32 id) const { return nodes_[id]; }
     u32 words() const { return words_; }
@@ -110,6 +117,7 @@ private:
     u32 nnodes_ = 0, nodes_cap_ = 0;
     ThreadRec** threads_ = nullptr;
     u32 nthreads_ = 0, threads_cap_ = 0;
+    const Node* entered_ = nullptr;
     TeamRec* teams_ = nullptr;
     u32 nteams_ = 0, teams_cap_ = 0;
 };

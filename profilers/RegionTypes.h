@@ -49,6 +49,8 @@ enum RegionEvent : u8 {
     kBarrierBegin,    // a barrier: implicit (flag) or explicit
     kBarrierEnd,
     kExit,            // the innermost construct ends (REGION/FUNCTION: the named one)
+    kPoint,           // a point event (OMPSIM_EVENT, an MPI call) for the event flow graph
+                      // only: the region profiler never sees it (RegionService.h)
     kRegionEvents
 };
 

@@ -39,8 +39,8 @@ bool all_digits(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// A DOT string's content: quotes and backslashes escaped, control characters
-// (which a label cannot hold) shown as '?'.
+}  // namespace
+
 std::string dot_escape(const std::string& s) {
     std::string out;
     for (char c : s) {
@@ -49,6 +49,8 @@ std::string dot_escape(const std::string& s) {
     }
     return out;
 }
+
+namespace {
 
 // "R00012" and "R12" name the same region.
 std::string digits_without_zeros(const std::string& digits) {
@@ -118,7 +120,8 @@ std::string read_all(std::FILE* f) {
     return out;
 }
 
-// The DOT text rendered by Graphviz as SVG.
+}  // namespace
+
 std::string render_svg(const std::string& dot_text) {
     const std::string dot = find_in_path("dot");
     if (dot.empty())
@@ -155,8 +158,6 @@ std::string render_svg(const std::string& dot_text) {
                                 message.empty() ? "" : ": " + message));
     return svg;
 }
-
-}  // namespace
 
 uint32_t parse_layer(const sir::RegionProfile& p, const std::string& spec) {
     if (all_digits(spec)) {

@@ -1,6 +1,6 @@
 // ompsim-report: the command-line reader of ompsim profile documents
 // (sir/Document.h). One file per command (Summary, Annotate, Diff, Export,
-// Arrays, Histogram with HistogramSvg, Regions, Flow), shared helpers in
+// Arrays, Histogram with HistogramSvg, Regions, Flow, Events), shared helpers in
 // Format.cpp and, for the data-structure commands, Structures.cpp (for the
 // region-profile commands, Regions.cpp); the command line in main.cpp.
 //
@@ -226,6 +226,13 @@ void run_regions(const RegionsOptions& options, std::ostream& out);
 
 // ------------------------------------------------- the flow graph (Flow.cpp)
 
+// A DOT string's content: quotes and backslashes escaped, control characters
+// (which a label cannot hold) shown as '?'.
+std::string dot_escape(const std::string& s);
+// The DOT text rendered by Graphviz's `dot -Tsvg` (found in PATH); throws
+// Error when 'dot' is not installed or fails.
+std::string render_svg(const std::string& dot_text);
+
 struct FlowOptions {
     std::string path;
     std::string format = "dot";  // dot | svg
@@ -246,6 +253,26 @@ std::string fill_color(uint64_t value, uint64_t max);
 std::string flow_dot(const sir::Document& doc, const std::optional<uint32_t>& layer);
 void run_flow(const FlowOptions& options, std::ostream& out);
 
+// ---------------------------------- the event flow graph (Events.cpp)
+
+struct EventsOptions {
+    std::vector<std::string> paths;  // one document, or several merged (IPM's application-level graph)
+    std::string components;          // --components=a,b; "" with components_given false: the
+    bool components_given = false;   // components every document recorded
+    std::string size = "exact";      // exact | magnitude (power-of-two buckets)
+    std::string format = "text";     // text | dot | svg
+    std::string output;              // "" = stdout
+};
+// Contributors of an edge or node (ranks or threads), ascending: runs of 3
+// or more consecutive numbers as "first-last", the others one by one, all
+// separated by ',': "0-3", "0,2", "0,1,5-7".
+std::string contributor_runs(std::vector<int64_t> values);
+// The power-of-two bucket of a size: "64-127 B", "1 B", "0 B".
+std::string size_magnitude_text(uint64_t bytes);
+// The graph as text (tables of nodes and edges) or DOT.
+std::string events_text(const EventsOptions& options);
+void run_events(const EventsOptions& options, std::ostream& out);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -259,6 +286,7 @@ void add_arrays_command(CLI::App& app, Action& action);
 void add_histogram_command(CLI::App& app, Action& action);
 void add_regions_command(CLI::App& app, Action& action);
 void add_flow_command(CLI::App& app, Action& action);
+void add_events_command(CLI::App& app, Action& action);
 
 // The commands themselves (output to `out`; errors thrown as Error).
 void run_summary(const std::string& path, std::ostream& out);

@@ -8,6 +8,8 @@
 //   ompsim-report histogram FILE NAME [--level=L] [--svg=OUT.svg] [--format=text|csv]
 //   ompsim-report regions FILE [--events=EV1,EV2] [--states-by-node]
 //   ompsim-report flow FILE [--format=dot|svg] [--layer=NODE] [--output=OUT]
+//   ompsim-report events FILE... [--components=LIST] [--size=exact|magnitude]
+//                        [--format=text|dot|svg] [--output=OUT]
 //
 // Exit status: 0 success; 1 'diff' found a limit exceeded; 2 any error, with
 // one line "ompsim-report: <message>" on stderr.
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
     add_histogram_command(app, action);
     add_regions_command(app, action);
     add_flow_command(app, action);
+    add_events_command(app, action);
     // After the subcommands, which would inherit it.
     app.footer(
         "Run 'ompsim-report COMMAND --help' for the options of a command.\n"
@@ -55,12 +58,12 @@ int main(int argc, char** argv) {
         "(unreadable or invalid document, bad arguments).");
 
     // CLI11 would only say "A subcommand is required" for a misspelt one.
-    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow (see 'ompsim-report --help')");
+    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events (see 'ompsim-report --help')");
     if (argv[1][0] != '-') {
         std::string name = argv[1];
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == name;
-        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow");
+        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events");
     }
     try {
         app.parse(argc, argv);

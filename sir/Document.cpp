@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include "XmlTree.h"
@@ -95,6 +97,12 @@ const ProfNode* RegionProfile::node(uint32_t node_id) const {
     return it != nodes.end() && it->id == node_id ? &*it : nullptr;
 }
 
+const char* const kFlowComponents[5] = {"region", "callsite", "size", "partner", "thread"};
+
+bool EventFlow::has(const std::string& component) const {
+    return std::find(components.begin(), components.end(), component) != components.end();
+}
+
 std::string LoadError::to_string() const {
     if (line > 0) return file + ":" + std::to_string(line) + ": " + message;
     return file + ": " + message;
@@ -124,6 +132,12 @@ public:
     }
     Writer& inum(int v) {
         char buf[16];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out.append(buf, r.ptr);
+        return *this;
+    }
+    Writer& snum(int64_t v) {
+        char buf[24];
         auto r = std::to_chars(buf, buf + sizeof buf, v);
         out.append(buf, r.ptr);
         return *this;
@@ -312,6 +326,46 @@ void write_region_profile(Writer& w, const RegionProfile& p) {
     w.raw("  </region-profile>\n");
 }
 
+// Only the recorded components are written; a signature is a region entry
+// (region=) or a point event (event=), never both.
+void write_signature(Writer& w, const EventFlow& f, const FlowSignature& s) {
+    w.raw("    <signature id=\"").esc(s.id);
+    if (f.has("region")) {
+        if (!s.region.empty()) w.raw("\" region=\"").esc(s.region);
+        else w.raw("\" event=\"").esc(s.event);
+    }
+    if (f.has("callsite")) w.raw("\" callsite=\"").esc(s.callsite);
+    if (f.has("size")) w.raw("\" size=\"").num(s.size.value_or(0));
+    if (f.has("partner") && s.partner) w.raw("\" partner=\"").snum(*s.partner);
+    if (f.has("thread")) w.raw("\" thread=\"").num(s.thread.value_or(0));
+    w.raw("\"/>\n");
+}
+
+void write_event_flow(Writer& w, const EventFlow& f) {
+    w.raw("  <event-flow components=\"");
+    write_names(w, f.components);
+    w.raw("\" time-unit=\"").esc(f.time_unit);
+    w.raw("\" threads=\"").num(f.threads);
+    if (f.rank) w.raw("\" rank=\"").snum(*f.rank);
+    w.raw("\">\n");
+    for (const FlowCallsite& c : f.callsites) {
+        w.raw("    <callsite id=\"").esc(c.id);
+        w.raw("\" node=\"").num(c.node);
+        w.raw("\" file=\"").esc(c.file);
+        w.raw("\" function=\"").esc(c.function);
+        w.raw("\" line=\"").num(c.line).raw("\"/>\n");
+    }
+    for (const FlowSignature& s : f.signatures) write_signature(w, f, s);
+    for (const FlowEdge& e : f.edges) {
+        w.raw("    <edge from=\"S").num(e.from);
+        w.raw("\" to=\"S").num(e.to);
+        w.raw("\" thread=\"").num(e.thread);
+        w.raw("\" count=\"").num(e.count);
+        w.raw("\" cycles=\"").num(e.cycles).raw("\"/>\n");
+    }
+    w.raw("  </event-flow>\n");
+}
+
 }  // namespace
 
 std::string to_xml(const Document& d) {
@@ -325,6 +379,7 @@ std::string to_xml(const Document& d) {
     if (d.threads) lines += 3 * d.threads->size();
     if (d.region_profile)
         for (const ProfNode& n : d.region_profile->nodes) lines += 2 + 3 * n.threads.size() + n.preds.size();
+    if (const auto& f = d.event_flow) lines += 2 + f->callsites.size() + f->signatures.size() + f->edges.size();
     w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
 
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -422,6 +477,7 @@ std::string to_xml(const Document& d) {
     if (d.cores) write_cores(w, *d.cores);
     if (d.data_structures) write_data_structures(w, *d.data_structures);
     if (d.region_profile) write_region_profile(w, *d.region_profile);
+    if (d.event_flow) write_event_flow(w, *d.event_flow);
     w.raw("</ompsim-profile>\n");
     return std::move(w.out);
 }
@@ -523,7 +579,8 @@ int nonneg_int(const Element& e, const char* name) {
     return static_cast<int>(unsigned_attr(e, name, INT_MAX));
 }
 
-int signed_int(const Element& e, const char* name) {
+// A signed decimal from `min` (< 0) to `max`.
+int64_t signed_attr(const Element& e, const char* name, int64_t min, int64_t max) {
     const Attribute& a = attr(e, name);
     std::string t = trim(a.value);
     bool negative = !t.empty() && t[0] == '-';
@@ -531,11 +588,17 @@ int signed_int(const Element& e, const char* name) {
     if (!all_digits(digits))
         fail(a.line, tag(e) + ": attribute '" + name + "' is not a number: " + quoted(a.value));
     uint64_t v;
-    uint64_t max = negative ? static_cast<uint64_t>(INT_MAX) + 1 : static_cast<uint64_t>(INT_MAX);
-    if (!to_u64(digits, max, v))
-        fail(a.line, tag(e) + ": attribute '" + name +
-                         "' is out of range (-2147483648 to 2147483647): " + quoted(a.value));
-    return negative ? static_cast<int>(-static_cast<int64_t>(v)) : static_cast<int>(v);
+    // The magnitude of `min`, computed without overflowing for INT64_MIN.
+    uint64_t limit = negative ? static_cast<uint64_t>(-(min + 1)) + 1 : static_cast<uint64_t>(max);
+    if (!to_u64(digits, limit, v))
+        fail(a.line, tag(e) + ": attribute '" + name + "' is out of range (" + std::to_string(min) + " to " +
+                         std::to_string(max) + "): " + quoted(a.value));
+    if (!negative) return static_cast<int64_t>(v);
+    return v == limit ? min : -static_cast<int64_t>(v);
+}
+
+int signed_int(const Element& e, const char* name) {
+    return static_cast<int>(signed_attr(e, name, INT_MIN, INT_MAX));
 }
 
 bool boolean(const Element& e, const char* name) {
@@ -1609,6 +1672,319 @@ void read_region_profile(const Element& e, Document& d) {
     d.region_profile = std::move(p);
 }
 
+// ------------------------------------------------------- the event flow graph
+
+std::string component_names() {
+    std::string out;
+    for (const char* c : kFlowComponents) out += (out.empty() ? "" : ", ") + std::string(c);
+    return out;
+}
+
+int component_index(const std::string& name) {
+    for (size_t i = 0; i < std::size(kFlowComponents); ++i)
+        if (name == kFlowComponents[i]) return static_cast<int>(i);
+    return -1;
+}
+
+// The components: known ones, each once, in canonical order (so that one set
+// of components has one spelling, and the writer's order is the reader's).
+std::vector<std::string> read_components(const Element& e) {
+    const Attribute& a = attr(e, "components");
+    std::vector<std::string> list = words(a.value);
+    if (list.empty())
+        fail(a.line, "<event-flow>: attribute 'components' is empty (at least one of " + component_names() + ")");
+    for (size_t i = 0; i < list.size(); ++i) {
+        if (component_index(list[i]) < 0)
+            fail(a.line, "<event-flow>: attribute 'components' has an unknown component " + quoted(list[i]) +
+                             " (the components are " + component_names() + ")");
+        for (size_t j = 0; j < i; ++j)
+            if (list[j] == list[i])
+                fail(a.line, "<event-flow>: attribute 'components' lists " + quoted(list[i]) + " twice");
+        if (i > 0 && component_index(list[i]) < component_index(list[i - 1]))
+            fail(a.line, "<event-flow>: attribute 'components' lists " + quoted(list[i]) + " after " +
+                             quoted(list[i - 1]) + " (components are listed in the order " + component_names() + ")");
+    }
+    return list;
+}
+
+std::string flow_tag(const char* element, const std::string& id) {
+    return std::string("<") + element + " id=\"" + id + "\">";
+}
+
+// The id of the next element of a numbered list: exactly `letter` and `next`
+// (ids are positions, so that references need no look-up).
+std::string sequence_id(const Element& e, char letter, size_t next, const char* what) {
+    const Attribute& a = attr(e, "id");
+    std::string want = letter + std::to_string(next);
+    if (trim(a.value) != want)
+        fail(a.line, tag(e) + ": id " + quoted(a.value) + " where " + want + " is next (" + what + " are numbered " +
+                         letter + "1, " + letter + "2, ... in order)");
+    return want;
+}
+
+// k of an id "<letter>k" written as the writer writes it (no sign, no
+// leading zero), k >= 1; 0 for anything else.
+uint64_t id_number(const std::string& id, char letter) {
+    if (id.size() < 2 || id[0] != letter || id[1] == '0') return 0;
+    uint64_t k = 0;
+    if (!all_digits(id.substr(1)) || !to_u64(id.substr(1), UINT32_MAX, k)) return 0;
+    return k;
+}
+
+// An attribute of a component the section does not record.
+void not_recorded(const Element& e, const std::string& at, const char* name, const char* component,
+                  const EventFlow& f) {
+    if (const Attribute* a = e.attribute(name))
+        fail(a->line, at + ": attribute '" + name + "' without the " + component + " component (components=\"" +
+                          join_words(f.components) + "\")");
+}
+
+void read_flow_callsites(const Element& e, const RegionProfile& p, EventFlow& f) {
+    for (const Element& ce : e.children) {
+        if (ce.name != "callsite") continue;
+        container(ce);
+        if (!f.has("callsite"))
+            fail(ce.line, "<callsite>: the section does not record the callsite component (components=\"" +
+                              join_words(f.components) + "\"); callsites are listed only with it");
+        FlowCallsite c;
+        c.id = sequence_id(ce, 'C', f.callsites.size() + 1, "callsites");
+        c.node = u32(ce, "node");
+        if (!p.node(c.node))
+            fail(attr(ce, "node").line, flow_tag("callsite", c.id) + ": node " + std::to_string(c.node) +
+                                            " is not a node of <region-profile>");
+        c.file = str(ce, "file");
+        c.function = str(ce, "function");
+        c.line = u32(ce, "line");
+        f.callsites.push_back(std::move(c));
+    }
+}
+
+// The region component: the region entered or the point event, one of them.
+void read_signature_what(const Element& se, const std::string& at, const RegionProfile& p, FlowSignature& s) {
+    const Attribute* region = se.attribute("region");
+    const Attribute* event = se.attribute("event");
+    if (region && event)
+        fail(se.line, at + ": both 'region' and 'event' (a signature is a region entry or a point event, not both)");
+    if (!region && !event)
+        fail(se.line, at + ": neither 'region' nor 'event' (with the region component a signature names the region "
+                           "entered or the point event)");
+    if (event) {
+        if (trim(event->value).empty())
+            fail(event->line, at + ": attribute 'event' is empty (a point event has a name)");
+        s.event = event->value;
+        return;
+    }
+    s.region = trim(region->value);
+    if (!p.region(s.region))
+        fail(region->line, at + ": region " + quoted(region->value) + " is not listed in <region-profile> (no " +
+                               "<region id=\"" + xml::excerpt(s.region) + "\">)");
+}
+
+std::string callsite_ref(const Element& se, const std::string& at, const EventFlow& f) {
+    const Attribute& a = attr(se, "callsite");
+    std::string id = trim(a.value);
+    uint64_t k = id_number(id, 'C');
+    if (k == 0 || k > f.callsites.size())
+        fail(a.line, at + ": callsite " + quoted(a.value) + " is not listed (no <callsite id=\"" + xml::excerpt(id) +
+                         "\">)");
+    return id;
+}
+
+// A signature has an attribute for each recorded component and no other;
+// partner only when the event has one.
+FlowSignature read_flow_signature(const Element& se, const RegionProfile& p, const EventFlow& f) {
+    container(se);
+    FlowSignature s;
+    s.id = sequence_id(se, 'S', f.signatures.size() + 1, "signatures");
+    const std::string at = flow_tag("signature", s.id);
+    if (f.has("region")) {
+        read_signature_what(se, at, p, s);
+    } else {
+        not_recorded(se, at, "region", "region", f);
+        not_recorded(se, at, "event", "region", f);
+    }
+    if (f.has("callsite")) s.callsite = callsite_ref(se, at, f);
+    else not_recorded(se, at, "callsite", "callsite", f);
+    if (f.has("size")) s.size = u64(se, "size");
+    else not_recorded(se, at, "size", "size", f);
+    if (!f.has("partner")) not_recorded(se, at, "partner", "partner", f);
+    else if (se.attribute("partner")) s.partner = signed_attr(se, "partner", INT64_MIN, INT64_MAX);
+    if (f.has("thread")) s.thread = profile_thread_attr(se, "thread", f.threads);
+    else not_recorded(se, at, "thread", "thread", f);
+    return s;
+}
+
+// Signatures are the distinct values of the components: two alike would
+// split one node of the graph in two.
+void read_flow_signatures(const Element& e, const RegionProfile& p, EventFlow& f, std::vector<int>& lines) {
+    using Key = std::tuple<std::string, std::string, std::string, std::optional<uint64_t>, std::optional<int64_t>,
+                           std::optional<uint32_t>>;
+    std::map<Key, size_t> seen;
+    for (const Element& se : e.children) {
+        if (se.name != "signature") continue;
+        FlowSignature s = read_flow_signature(se, p, f);
+        auto [at, fresh] = seen.try_emplace(Key{s.region, s.event, s.callsite, s.size, s.partner, s.thread},
+                                            f.signatures.size());
+        if (!fresh)
+            fail(se.line, flow_tag("signature", s.id) + ": the same components as " + f.signatures[at->second].id +
+                              " (each signature is listed once)");
+        f.signatures.push_back(std::move(s));
+        lines.push_back(se.line);
+    }
+}
+
+std::string signature_range(size_t n) {
+    if (n == 0) return "(no <signature> is listed)";
+    if (n == 1) return "(S1)";
+    return "(S1 to S" + std::to_string(n) + ")";
+}
+
+// `from` or `to` of an edge: S0 (from only) or a listed signature.
+uint32_t signature_ref(const Element& ee, const char* name, const EventFlow& f) {
+    const Attribute& a = attr(ee, name);
+    std::string id = trim(a.value);
+    const bool from = std::strcmp(name, "from") == 0;
+    if (id == "S0") {
+        if (from) return 0;
+        fail(a.line, "<edge>: to is S0 (S0 is a thread's start; no edge leads to it)");
+    }
+    uint64_t k = id_number(id, 'S');
+    if (k == 0 || k > f.signatures.size())
+        fail(a.line, "<edge>: " + std::string(name) + " " + quoted(a.value) + " is not " + (from ? "S0 or " : "") +
+                         "a listed signature " + signature_range(f.signatures.size()));
+    return static_cast<uint32_t>(k);
+}
+
+std::string edge_key(const FlowEdge& g) {
+    return "(from S" + std::to_string(g.from) + ", to S" + std::to_string(g.to) + ", thread " +
+           std::to_string(g.thread) + ")";
+}
+
+// With the thread component every signature belongs to one thread, and a
+// thread's edges join its own signatures.
+void check_edge_thread(const Element& ee, const FlowEdge& g, const EventFlow& f) {
+    const struct {
+        uint32_t signature;
+        const char* how;
+    } ends[] = {{g.to, "goes to"}, {g.from, "comes from"}};
+    for (const auto& end : ends) {
+        if (end.signature == 0) continue;  // S0 is every thread's
+        const uint32_t owner = *f.signatures[end.signature - 1].thread;
+        if (owner != g.thread)
+            fail(ee.line, "<edge>: thread " + std::to_string(g.thread) + " " + end.how + " S" +
+                              std::to_string(end.signature) + ", a signature of thread " + std::to_string(owner) +
+                              " (with the thread component a thread's edges join its own signatures)");
+    }
+}
+
+void read_flow_edges(const Element& e, EventFlow& f, std::vector<int>& lines) {
+    for (const Element& ee : e.children) {
+        if (ee.name != "edge") continue;
+        container(ee);
+        FlowEdge g;
+        g.from = signature_ref(ee, "from", f);
+        g.to = signature_ref(ee, "to", f);
+        g.thread = profile_thread_attr(ee, "thread", f.threads);
+        g.count = u64(ee, "count");
+        if (g.count == 0)
+            fail(attr(ee, "count").line, "<edge>: attribute 'count' is 0 (an edge is listed only when the thread took it)");
+        g.cycles = u64(ee, "cycles");
+        if (!f.edges.empty()) {
+            const FlowEdge& last = f.edges.back();
+            if (std::tie(g.from, g.to, g.thread) <= std::tie(last.from, last.to, last.thread))
+                fail(ee.line, "<edge>: " + edge_key(g) + " after " + edge_key(last) +
+                                  " (edges are listed in ascending from, to, then thread, each once)");
+        }
+        if (f.has("thread")) check_edge_thread(ee, g, f);
+        f.edges.push_back(g);
+        lines.push_back(ee.line);
+    }
+}
+
+std::string times(uint64_t n) { return n == 1 ? "once" : std::to_string(n) + " times"; }
+
+std::string flow_thread(uint32_t thread) { return "<event-flow>: thread " + std::to_string(thread); }
+
+// Per thread the edges are one walk from S0 (the thread's events in order):
+// it leaves S0 once, and enters every signature as often as it leaves it,
+// but for its last event's, entered once more.
+void check_walks(const EventFlow& f, const std::vector<int>& signature_lines, const std::vector<int>& edge_lines) {
+    struct Walk {
+        size_t first = 0;  // its first edge
+        bool started = false;
+        std::map<uint32_t, std::pair<uint64_t, uint64_t>> counts;  // per signature: into it, out of it
+    };
+    std::map<uint32_t, Walk> walks;
+    for (size_t i = 0; i < f.edges.size(); ++i) {
+        const FlowEdge& g = f.edges[i];
+        auto [it, fresh] = walks.try_emplace(g.thread);
+        Walk& w = it->second;
+        if (fresh) w.first = i;
+        if (g.from == 0) {
+            // Edges from S0 come first (ascending from): a second one is found here.
+            if (w.started)
+                fail(edge_lines[i], flow_thread(g.thread) + " leaves S0 twice, to S" +
+                                        std::to_string(f.edges[w.first].to) + " and to S" + std::to_string(g.to) +
+                                        " (a thread starts once: one edge from S0)");
+            if (g.count != 1)
+                fail(edge_lines[i], flow_thread(g.thread) + " leaves S0 " + times(g.count) +
+                                        " (a thread starts once: its edge from S0 has count 1)");
+            w.started = true;
+        }
+        if (!add_checked(w.counts[g.to].first, g.count))
+            fail(edge_lines[i], flow_thread(g.thread) + ": the counts of its edges into S" + std::to_string(g.to) +
+                                    " overflow a 64-bit sum");
+        if (g.from && !add_checked(w.counts[g.from].second, g.count))
+            fail(edge_lines[i], flow_thread(g.thread) + ": the counts of its edges out of S" + std::to_string(g.from) +
+                                    " overflow a 64-bit sum");
+    }
+    for (const auto& [thread, w] : walks) {
+        if (!w.started)
+            fail(edge_lines[w.first], flow_thread(thread) + " has edges but none from S0 (a thread's walk starts at S0)");
+        // Every edge leaves S0 or a signature, so the differences (in - out)
+        // add up to the count of the S0 edge, 1: with each difference 0 or 1,
+        // exactly one signature is the thread's last.
+        for (const auto& [s, c] : w.counts) {
+            const auto [in, out] = c;
+            const std::string counts = flow_thread(thread) + " enters S" + std::to_string(s) + " " + times(in) +
+                                       " but leaves it " + times(out) + ": ";
+            if (in < out) fail(signature_lines[s - 1], counts + "a signature is left only after it is entered");
+            if (in - out > 1)
+                fail(signature_lines[s - 1],
+                     counts + "every signature but the thread's last is left as often as it is entered");
+        }
+    }
+}
+
+// <event-flow>: after the region profile, whose regions, nodes and threads it names.
+void read_event_flow(const Element& e, Document& d) {
+    if (!d.region_profile)
+        fail(e.line, "<event-flow>: the document has no <region-profile> (the event flow graph names its regions, "
+                     "nodes and threads)");
+    const RegionProfile& p = *d.region_profile;
+    container(e);
+    EventFlow f;
+    f.components = read_components(e);
+    f.time_unit = one_of(e, "time-unit", {"cycles"});
+    f.threads = u32(e, "threads");
+    if (f.threads != p.threads)
+        fail(attr(e, "threads").line, "<event-flow>: attribute 'threads' is " + std::to_string(f.threads) +
+                                          " where <region-profile> has " + std::to_string(p.threads) +
+                                          " threads (both sections count the run's threads)");
+    if (const Attribute* rank = e.attribute("rank")) {
+        f.rank = signed_attr(e, "rank", INT64_MIN, INT64_MAX);
+        if (*f.rank < 0)
+            fail(rank->line, "<event-flow>: attribute 'rank' is negative (a process's rank is 0 or more): " +
+                                 quoted(rank->value));
+    }
+    read_flow_callsites(e, p, f);
+    std::vector<int> signature_lines, edge_lines;
+    read_flow_signatures(e, p, f, signature_lines);
+    read_flow_edges(e, f, edge_lines);
+    check_walks(f, signature_lines, edge_lines);
+    d.event_flow = std::move(f);
+}
+
 void read_document(const Element& root, Document& d) {
     if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
 
@@ -1640,6 +2016,7 @@ void read_document(const Element& root, Document& d) {
     const Element* cores = optional_one(root, "cores");
     const Element* data_structures = optional_one(root, "data-structures");
     const Element* region_profile = optional_one(root, "region-profile");
+    const Element* event_flow = optional_one(root, "event-flow");
     read_run(run, d.run);
     read_machine(machine, d.machine);
     read_events(events, d.events);
@@ -1655,6 +2032,7 @@ void read_document(const Element& root, Document& d) {
     if (cores) read_cores(*cores, optional_one(totals, "coherence"), d);
     if (data_structures) read_data_structures(*data_structures, d);
     if (region_profile) read_region_profile(*region_profile, d);
+    if (event_flow) read_event_flow(*event_flow, d);
 }
 
 }  // namespace

@@ -140,6 +140,22 @@
 // of its descendants add up to the thread's execT in the node, and its execC
 // is the sum of the thread's <pred> counts (the root: no <pred>, execC 1).
 //
+// Runs with region events end in the event flow graph of the run (IPM's
+// event signature flow graph, Fürlinger and Skinner 2009), after the region
+// profile (docs/output-format.md, "<event-flow>"):
+//
+//   <event-flow components="region callsite size partner" time-unit="cycles"
+//               threads="4" rank="2">                   rank: only when known
+//     <callsite id="C1" node="3" file="" function="" line="0"/>   C1, C2, ...
+//     <signature id="S1" region="R00002" callsite="C1" size="0"/>  S1, S2, ...
+//     <signature id="S2" event="MPI_Send" callsite="C2" size="80" partner="1"/>
+//     <edge from="S0" to="S1" thread="0" count="1" cycles="0"/>
+//   </event-flow>                                ascending (from, to, thread)
+//
+// S0 is the start signature of every thread (never listed). Per thread the
+// edges are one walk from S0: one edge from S0 with count 1, and every
+// signature entered as often as left, but for the thread's last one.
+//
 // The reader checks ids (unique, below `cores`), the threads' sum, and the
 // coherence sums: <coherence> equals the sums over the cores' private caches,
 // and every invalidation and cache-to-cache transfer has a sender and a
@@ -451,6 +467,61 @@ struct RegionProfile {
     const ProfNode* node(uint32_t id) const;
 };
 
+// ---- the event flow graph (<event-flow>: IPM's event signature flow graph)
+
+// The components a signature can be built from, in canonical order.
+//   region   what happened: a region entered (a <region> of the region
+//            profile) or a named point event (OMPSIM_EVENT, an MPI call)
+//   callsite where: the region-profile node (call path) the event happened
+//            in (a region entry: the node entered) and the source line
+//   size     the event's data size in bytes (region entries: 0)
+//   partner  the partner rank of a point event that has one
+//   thread   the thread (otherwise threads share nodes; edges keep threads)
+extern const char* const kFlowComponents[5];
+
+// One <callsite>: a call path (node) plus, for point events, the line of the call.
+struct FlowCallsite {
+    std::string id;        // "C1", "C2", ... (consecutive: callsites[k] is C(k+1))
+    uint32_t node = 0;     // a node of the region profile
+    std::string file;      // "" for region entries and when unknown
+    std::string function;  // "" for region entries and when unknown
+    uint32_t line = 0;     // 0 for region entries and when unknown
+};
+
+// One <signature>: a node of the event flow graph. Attributes exist only for
+// recorded components (EventFlow::components).
+struct FlowSignature {
+    std::string id;                  // "S1", "S2", ... (consecutive: signatures[k] is S(k+1))
+    std::string region;              // region component, a region entry: a ProfRegion id; else ""
+    std::string event;               // region component, a point event: its name; else ""
+    std::string callsite;            // callsite component: a FlowCallsite id; else ""
+    std::optional<uint64_t> size;    // size component
+    std::optional<int64_t> partner;  // partner component, when the event has a partner
+    std::optional<uint32_t> thread;  // thread component
+};
+
+// One <edge>: `thread` went `count` (> 0) times from signature `from` (S0:
+// the thread's start) to `to`, spending `cycles` between the two events.
+struct FlowEdge {
+    uint32_t from = 0;  // 0 = S0, else k for "Sk"
+    uint32_t to = 0;    // k >= 1 for "Sk"
+    uint32_t thread = 0;
+    uint64_t count = 0;
+    uint64_t cycles = 0;
+};
+
+struct EventFlow {
+    std::vector<std::string> components;  // a non-empty subset of kFlowComponents, canonical order
+    std::string time_unit = "cycles";
+    uint32_t threads = 0;                 // as the region profile's
+    std::optional<int64_t> rank;          // the process's rank (MPI), when known
+    std::vector<FlowCallsite> callsites;  // only with the callsite component
+    std::vector<FlowSignature> signatures;
+    std::vector<FlowEdge> edges;          // ascending (from, to, thread), no two alike
+
+    bool has(const std::string& component) const;
+};
+
 struct Document {
     int format_version = kFormatVersion;
     std::string tool_version;
@@ -467,6 +538,7 @@ struct Document {
     std::optional<std::vector<Core>> cores;      // multi-core machines; ascending id
     std::optional<DataStructures> data_structures;  // only with --monitor=yes
     std::optional<RegionProfile> region_profile;    // runs with OpenMP regions, user regions or function hooks
+    std::optional<EventFlow> event_flow;            // with the region profile, unless --event-flow=no
 
     // Index of an event name in `events`, or -1.
     int event_index(const std::string& name) const;

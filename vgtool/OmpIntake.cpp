@@ -1,5 +1,6 @@
 #include "OmpIntake.h"
 
+#include "EventSites.h"
 #include "IdMap.h"
 #include "OmpEvents.h"
 #include "RegionService.h"
@@ -710,6 +711,12 @@ void user_region(ThreadId tid, bool begin, const HChar* name, Addr where) {
     }
     if (!begin) regiontab::widen(region, where);
     emit_region(tid, begin ? regions::kEnter : regions::kExit, region, regions::kUser);
+    replay::advance();
+}
+
+void point_event(ThreadId tid, const HChar* name, ULong size, Long partner, Addr where) {
+    if (!g_streaming) return;
+    emit(tid, kMkRegion, eventsites::site(name, where), regionsvc::pack_point(partner >= 0, (Int)partner), size);
     replay::advance();
 }
 

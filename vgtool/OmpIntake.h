@@ -36,6 +36,9 @@ void handle_event(ThreadId tid, const UWord* args);
 // OMPSIM_REGION_BEGIN/END of thread `tid` (name: a string in the client;
 // where: the request's code address).
 void user_region(ThreadId tid, bool begin, const HChar* name, Addr where);
+// OMPSIM_EVENT of thread `tid` (an MPI call reported by the preload too): a
+// point event for the event flow graph, `partner` < 0 for none.
+void point_event(ThreadId tid, const HChar* name, ULong size, Long partner, Addr where);
 // Valgrind's thread events.
 void thread_created(ThreadId parent, ThreadId child);
 void thread_exiting(ThreadId tid);

@@ -1,6 +1,7 @@
 #include "RegionService.h"
 
 #include "CoreSim.h"
+#include "EventSites.h"
 #include "Replay.h"
 
 namespace ompsim {
@@ -10,6 +11,9 @@ namespace {
 
 regions::RegionProfiler g_prof;
 bool g_init, g_used;
+flow::EventFlow g_flow;
+u32 g_flow_components = flow::kDefaultComponents;
+Long g_rank = -1;
 
 void* prof_alloc(void*, size_t n) { return VG_(malloc)("ompsim.regions.prof", n); }
 void prof_free(void*, void* p) { VG_(free)(p); }
@@ -18,6 +22,7 @@ regions::RegionProfiler& prof() {
     if (!g_init) {
         g_init = true;
         g_prof.init(Allocator{prof_alloc, prof_free, nullptr}, coresim::kCounterWords);
+        if (g_flow_components) g_flow.init(Allocator{prof_alloc, prof_free, nullptr}, g_flow_components);
     }
     return g_prof;
 }
@@ -32,16 +37,35 @@ regions::Sample sample(u32 slot, ULong clock) {
 
 }  // namespace
 
+void configure_flow(u32 components, Long rank) {
+    g_flow_components = components;
+    g_rank = rank;
+}
+
 void marker(u32 slot, u32 core, uptr a, uptr b, uptr c) {
     g_used = true;
-    prof().event(slot, regions::RegionEvent(b & 0xff), (u32)a, regions::RegionType((b >> 8) & 0xff),
-                 (u64)c, (u32)(b >> 16), sample(slot, coresim::clock(core).clock));
+    regions::RegionEvent ev = regions::RegionEvent(b & 0xff);
+    regions::Sample now = sample(slot, coresim::clock(core).clock);
+    if (ev == regions::kPoint) {
+        if (!g_flow_components) return;
+        const eventsites::Site& site = eventsites::get((u32)a);
+        bool has_partner = ((b >> 16) & 0xffff) != 0;
+        flow::Event e{site.name, true, has_partner, prof().node_of(slot)->id, (u32)a, (u64)c,
+                      (int64_t)(Int)(u32)(b >> 32)};
+        g_flow.event(slot, e, now.cycles);
+        return;
+    }
+    prof().event(slot, ev, (u32)a, regions::RegionType((b >> 8) & 0xff), (u64)c, (u32)((b >> 16) & 0xffff), now);
+    const regions::Node* in = prof().entered();
+    if (in && g_flow_components) g_flow.event(slot, flow::Event{in->region, false, false, in->id, flow::kNoSite, 0, 0}, now.cycles);
 }
 
 void zero() {
     if (!g_used) return;
     for (u32 s = 0; s < prof().threads(); ++s) {
-        prof().zero(s, sample(s, coresim::clock(replay::core_of_slot(s)).clock));
+        regions::Sample now = sample(s, coresim::clock(replay::core_of_slot(s)).clock);
+        prof().zero(s, now);
+        if (g_flow_components) g_flow.zero(s, now.cycles);
     }
 }
 
@@ -57,6 +81,8 @@ void finish() {
 }
 
 bool used() { return g_used; }
+const flow::EventFlow* event_flow() { return g_flow_components ? &g_flow : nullptr; }
+Long rank() { return g_rank; }
 const regions::RegionProfiler& profiler() { return prof(); }
 
 }  // namespace regionsvc

@@ -28,22 +28,9 @@ u64 mix(regions::RegionType t, Addr key) {
 const HChar* dup(const HChar* s) { return VG_(strdup)("ompsim.regions", s ? s : ""); }
 
 void locate(Region& r, Addr where) {
-    r.file = "";
-    r.fn = "";
-    if (!where) return;
-    DiEpoch ep = VG_(current_DiEpoch)();
-    const HChar *file = nullptr, *dir = nullptr, *fn = nullptr;
     UInt line = 0;
-    if (VG_(get_filename_linenum)(ep, where, &file, &dir, &line)) {
-        HChar* path = static_cast<HChar*>(VG_(malloc)("ompsim.regions", VG_(strlen)(dir) + VG_(strlen)(file) + 2));
-        if (dir[0])
-            VG_(sprintf)(path, "%s/%s", dir, file);
-        else
-            VG_(sprintf)(path, "%s", file);
-        r.file = path;
-        r.first = r.last = line;
-    }
-    if (VG_(get_fnname)(ep, where, &fn)) r.fn = dup(fn);
+    regiontab::locate(where, &r.file, &r.fn, &line);
+    r.first = r.last = line;
 }
 
 void rehash();
@@ -99,6 +86,26 @@ u32 add(regions::RegionType t, Addr key, const HChar* name, Addr where) {
 }
 
 }  // namespace
+
+void locate(Addr where, const HChar** file_out, const HChar** fn_out, UInt* line_out) {
+    *file_out = "";
+    *fn_out = "";
+    *line_out = 0;
+    if (!where) return;
+    DiEpoch ep = VG_(current_DiEpoch)();
+    const HChar *file = nullptr, *dir = nullptr, *fn = nullptr;
+    UInt line = 0;
+    if (VG_(get_filename_linenum)(ep, where, &file, &dir, &line)) {
+        HChar* path = static_cast<HChar*>(VG_(malloc)("ompsim.regions", VG_(strlen)(dir) + VG_(strlen)(file) + 2));
+        if (dir[0])
+            VG_(sprintf)(path, "%s/%s", dir, file);
+        else
+            VG_(sprintf)(path, "%s", file);
+        *file_out = path;
+        *line_out = line;
+    }
+    if (VG_(get_fnname)(ep, where, &fn)) *fn_out = dup(fn);
+}
 
 u32 construct(regions::RegionType type, Addr code) {
     u32 id = lookup(type, code);

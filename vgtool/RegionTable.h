@@ -38,6 +38,10 @@ u32 find_user(const HChar* name);
 // Extends the region's line range by the line of `where` (same file only).
 void widen(u32 id, Addr where);
 
+// The source location of code address `where`: the file's path, the
+// function and the line ("", "", 0 when unknown). The strings live forever.
+void locate(Addr where, const HChar** file, const HChar** fn, UInt* line);
+
 const Region& get(u32 id);
 u32 count();
 

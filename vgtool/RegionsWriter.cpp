@@ -1,6 +1,7 @@
 #include "RegionsWriter.h"
 
 #include "CoreSim.h"
+#include "EventSites.h"
 #include "ProfileWriter.h"
 #include "RegionService.h"
 #include "RegionTable.h"
@@ -20,6 +21,71 @@ void put_name(VgFile* fp, const HChar* attr, const HChar* v) {
     VG_(fprintf)(fp, " %s=\"", attr);
     put_xml_escaped(fp, v);
     VG_(fprintf)(fp, "\"");
+}
+
+// Edges in the document's order: ascending (from, to, thread).
+Int edge_order(const void* a, const void* b) {
+    const flow::Edge* x = *static_cast<const flow::Edge* const*>(a);
+    const flow::Edge* y = *static_cast<const flow::Edge* const*>(b);
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
+    return 0;
+}
+
+// <event-flow> (docs/output-format.md); `number` maps region ids to R numbers.
+void put_event_flow(VgFile* fp, const u32* number) {
+    const flow::EventFlow* f = regionsvc::event_flow();
+    if (!f) return;
+    u32 comps = f->components();
+    VG_(fprintf)(fp, "  <event-flow components=\"");
+    bool first = true;
+    for (u32 i = 0; i < flow::kComponentCount; ++i) {
+        if (!(comps & (1u << i))) continue;
+        VG_(fprintf)(fp, first ? "%s" : " %s", flow::component_name(i));
+        first = false;
+    }
+    VG_(fprintf)(fp, "\" time-unit=\"cycles\" threads=\"%u\"", coresim::slots_used());
+    if (regionsvc::rank() >= 0) VG_(fprintf)(fp, " rank=\"%lld\"", regionsvc::rank());
+    VG_(fprintf)(fp, ">\n");
+    for (u32 i = 1; i <= f->callsite_count(); ++i) {
+        const flow::Callsite& c = f->callsite(i);
+        VG_(fprintf)(fp, "    <callsite id=\"C%u\" node=\"%u\"", i, c.node);
+        if (c.site == flow::kNoSite) {
+            VG_(fprintf)(fp, " file=\"\" function=\"\" line=\"0\"/>\n");
+            continue;
+        }
+        const eventsites::Site& site = eventsites::get(c.site);
+        put_name(fp, "file", site.file);
+        put_name(fp, "function", site.fn);
+        VG_(fprintf)(fp, " line=\"%u\"/>\n", site.line);
+    }
+    for (u32 i = 1; i <= f->signature_count(); ++i) {
+        const flow::Signature& sg = f->signature(i);
+        VG_(fprintf)(fp, "    <signature id=\"S%u\"", i);
+        if (comps & flow::kRegion) {
+            if (sg.point)
+                put_name(fp, "event", eventsites::name(sg.what));
+            else
+                VG_(fprintf)(fp, " region=\"R%05u\"", number[sg.what]);
+        }
+        if (comps & flow::kCallsite) VG_(fprintf)(fp, " callsite=\"C%u\"", sg.callsite);
+        if (comps & flow::kSize) VG_(fprintf)(fp, " size=\"%llu\"", sg.size);
+        if (sg.has_partner) VG_(fprintf)(fp, " partner=\"%lld\"", (Long)sg.partner);
+        if (comps & flow::kThread) VG_(fprintf)(fp, " thread=\"%u\"", sg.thread);
+        VG_(fprintf)(fp, "/>\n");
+    }
+    const flow::Edge** order =
+        static_cast<const flow::Edge**>(VG_(malloc)("ompsim.regions.out", (f->edge_count() + 1) * sizeof(void*)));
+    u32 n = 0;
+    for (u32 i = 0; i < f->edge_count(); ++i)
+        if (f->edge(i).count) order[n++] = &f->edge(i);
+    VG_(ssort)(order, n, sizeof(void*), edge_order);
+    for (u32 i = 0; i < n; ++i)
+        VG_(fprintf)(fp, "    <edge from=\"S%u\" to=\"S%u\" thread=\"%u\" count=\"%llu\" cycles=\"%llu\"/>\n",
+                     order[i]->from, order[i]->to, order[i]->thread, order[i]->count, order[i]->cycles);
+    VG_(free)(order);
+    VG_(fprintf)(fp, "  </event-flow>\n");
 }
 
 }  // namespace
@@ -84,6 +150,7 @@ void put_region_profile(VgFile* fp, const HierarchyConfig& cfg) {
         VG_(fprintf)(fp, "    </node>\n");
     }
     VG_(fprintf)(fp, "  </region-profile>\n");
+    put_event_flow(fp, number);
     VG_(free)(number);
     VG_(free)(order);
 }

@@ -39,6 +39,8 @@ ds::Options g_ds;               // --monitor, --histogram-*, --monitor-slots
 omp::Options g_omp;             // --simulate-runtime, --trace-omp
 replay::Options g_replay;       // --quantum, --cores
 ULong g_stream_buffer;          // --stream-buffer (bytes)
+u32 g_flow_components = flow::kDefaultComponents;  // --event-flow
+Long g_rank = -1;               // --rank, else from the MPI launcher's environment
 InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
 
 void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
@@ -132,6 +134,17 @@ Bool process_option(const HChar* arg) {
         g_stream_buffer = bytes;
         return True;
     }
+    if (starts_with(arg, "--event-flow=")) {
+        const HChar* v = arg + 13;
+        g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
+        if (!g_flow_components && VG_(strcmp)(v, "no") != 0)
+            fatal_user_error("--event-flow: expected no or a comma list of region, callsite, size, partner, thread");
+        return True;
+    }
+    if (number_option(arg, "--rank", 0, 0x7fffffff, &num)) {
+        g_rank = (Long)num;
+        return True;
+    }
     if (yes_no_option(arg, "--simulate-runtime", &g_omp.simulate_runtime)) return True;
     if (yes_no_option(arg, "--trace-omp", &g_omp.trace)) return True;
     if (starts_with(arg, "--output-file=")) {
@@ -179,6 +192,10 @@ void print_usage() {
         "    --stream-buffer=SIZE      memory for buffered per-thread events [512M]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
         "    --trace-omp=yes|no        print every OpenMP event received (debugging) [no]\n"
+        "    --event-flow=no|LIST      the event flow graph's signature components, from region,\n"
+        "                              callsite, size, partner, thread [region,callsite,size,partner]\n"
+        "    --rank=N                  the process's rank in an MPI job [from OMPI_COMM_WORLD_RANK,\n"
+        "                              PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK or SLURM_PROCID]\n"
         "    --cachegrind-out-file=F   also write Cachegrind-format costs to F (%%p = pid)\n");
 }
 
@@ -234,7 +251,23 @@ HChar* check_output_file(const HChar* option, const HChar* name_template, HChar*
     return path;
 }
 
+// The rank an MPI launcher gave the process (Open MPI, PMIx, MPICH's PMI,
+// MVAPICH, Slurm), or -1.
+Long launcher_rank() {
+    static const HChar* const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "MV2_COMM_WORLD_RANK",
+                                        "SLURM_PROCID"};
+    for (const HChar* var : vars) {
+        const HChar* v = VG_(getenv)(var);
+        if (!v || !v[0]) continue;
+        HChar* end = nullptr;
+        Long r = VG_(strtoll10)(v, &end);
+        if (!*end && r >= 0) return r;
+    }
+    return -1;
+}
+
 void post_clo_init() {
+    regionsvc::configure_flow(g_flow_components, g_rank >= 0 ? g_rank : launcher_rank());
     if (const HChar* path = builder_config_path(g_builder)) load_config_file(path);
     ErrorText err;
     error_clear(err);
@@ -394,6 +427,11 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             start_streaming();
             omp::user_region(tid, args[0] == OMPSIM_USERREQ_REGION_BEGIN,
                              args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", VG_(get_IP)(tid));
+            break;
+        case OMPSIM_USERREQ_EVENT:
+            start_streaming();
+            omp::point_event(tid, args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", (ULong)args[2],
+                             (Long)args[3], args[4] ? (Addr)args[4] : VG_(get_IP)(tid));
             break;
         case OMPSIM_USERREQ_OMP_EVENT:
             if (args[1] == OMP_EV_RUNTIME_START || args[1] == OMP_EV_TOOL_INIT || args[1] == OMP_EV_FUNC_ENTER)

@@ -11,6 +11,11 @@ regions_check.py omp DOC SOURCE
     0 (a cycle is an instruction): the critical section's enter waits, the
     static loop's imbalance and the master construct's diverging flow
     (see the program's comment for the derivations).
+Every check also reads the document's <event-flow> (IPM's event flow
+graph, default components): the transitions between region entries per
+thread, derived from the programs' structure, and for every signature the
+entries per thread equal execC of its node in the region profile (each
+entry of a node is one event).
 Prints one line per failed check and exits 1 if any failed."""
 import re
 import sys
@@ -62,6 +67,37 @@ class Profile:
         return {frm: c for frm, th, c in self.nodes[node]["preds"] if th == thread}
 
 
+class Flow:
+    """The <event-flow> of a document, signatures named by their node."""
+
+    def __init__(self, path, profile):
+        root = ET.parse(path).getroot()
+        ef = root.find("event-flow")
+        if ef is None:
+            sys.exit(f"{path}: no <event-flow>")
+        self.components = ef.get("components").split()
+        callsites = {c.get("id"): int(c.get("node")) for c in ef.findall("callsite")}
+        self.node = {}  # signature -> node (region entries)
+        for sg in ef.findall("signature"):
+            if sg.get("region") is not None:
+                self.node[sg.get("id")] = callsites[sg.get("callsite")]
+        self.node["S0"] = "START"
+        self.edges = {}
+        for e in ef.findall("edge"):
+            key = (self.node[e.get("from")], self.node[e.get("to")], int(e.get("thread")))
+            self.edges[key] = self.edges.get(key, 0) + int(e.get("count"))
+        # Entries per (node, thread) against the region profile's execC.
+        entries = {}
+        for (frm, to, th), c in self.edges.items():
+            entries[(to, th)] = entries.get((to, th), 0) + c
+        execc = {(nid, th): t["col"]["execC"] for nid, n in profile.nodes.items() if nid
+                 for th, t in n["threads"].items()}
+        check(entries == execc, "event flow: every node's entries per thread are its execC")
+
+    def of_thread(self, thread=0):
+        return {(f, t): c for (f, t, th), c in self.edges.items() if th == thread}
+
+
 def fig1(doc, version):
     p = Profile(doc)
     main, foo, bar = (p.node_of(type="FUNCTION", name=n) for n in ("main", "foo", "bar"))
@@ -74,6 +110,12 @@ def fig1(doc, version):
     for n, name in ((foo, "foo"), (bar, "bar")):
         check(p.nodes[n]["threads"][0]["col"]["execC"] == 20, f"{name} entered 20 times")
         check(p.nodes[n]["parent"] == str(main), f"{name} is called from main")
+    f = Flow(doc, p)
+    if version == "a":
+        want = {("START", main): 1, (main, foo): 1, (foo, bar): 20, (bar, foo): 19}
+    else:
+        want = {("START", main): 1, (main, foo): 1, (foo, foo): 19, (foo, bar): 1, (bar, bar): 19}
+    check(f.of_thread() == want, f"Figure 1 {version.upper()}: event flow transitions {want} by node")
 
 
 def fig4(doc):
@@ -84,10 +126,16 @@ def fig4(doc):
     for f, preds in want.items():
         shown = ", ".join(f"{k}:{v}" for k, v in preds.items())
         check(p.preds(n[f]) == preds, f"Figure 4: {f}'s predecessor list is ({shown}) by node id")
+    # The event flow follows time, not nesting: Y is followed by B, Z by A.
+    main = p.node_of(type="FUNCTION", name="main")
+    want = {("START", main): 1, (main, n["P"]): 1, (n["P"], n["A"]): 1, (n["A"], n["X"]): 5, (n["X"], n["Y"]): 5,
+            (n["Y"], n["B"]): 5, (n["B"], n["C"]): 5, (n["C"], n["Z"]): 5, (n["Z"], n["A"]): 4}
+    check(Flow(doc, p).of_thread() == want, "Figure 4: event flow P A X Y B C Z A ... by node")
 
 
 def user(doc):
     p = Profile(doc)
+    Flow(doc, p)
     outer, inner = (p.node_of(type="REGION", name=n) for n in ("outer", "inner"))
     check(p.preds(outer) == {0: 1, outer: 2}, "user regions: outer is entered from the root once, after itself twice")
     check(p.preds(inner) == {outer: 3, inner: 3}, "user regions: inner is entered from outer 3 times, after itself 3 times")
@@ -154,6 +202,22 @@ def omp(doc, source):
     for j in range(3):
         check(p.preds(masters[j], 0) == {loops[j]: 3}, f"Figure 8: master{j + 1} follows loop{j + 1} on thread 0")
         check(set(p.nodes[masters[j]]["threads"]) == {0}, f"Figure 8: only thread 0 runs master{j + 1}")
+    # The same divergence in the event flow: thread 0 goes loop -> master ->
+    # loop, the others loop -> loop; the region's second and third runs
+    # follow the last construct of the run before.
+    f = Flow(doc, p)
+    for k in threads:
+        got = f.of_thread(k)
+        if k == 0:
+            want = {(loops[j], masters[j]): 3 for j in range(3)}
+            want.update({(masters[j], loops[j + 1]): 3 for j in range(2)})
+            want[(masters[2], par)] = 2
+        else:
+            want = {(loops[j], loops[j + 1]): 3 for j in range(2)}
+            want[(loops[2], par)] = 2
+        want[(par, loops[0])] = 3
+        mine = {key: c for key, c in got.items() if key[0] in loops + masters + [par]}
+        check(mine == want, f"Figure 8: thread {k}'s event flow through the loops and masters")
 
 
 if __name__ == "__main__":

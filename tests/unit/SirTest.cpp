@@ -1,6 +1,7 @@
 // The profile document of sir/Document.h: the canonical text (byte-exact
 // round trip of tests/sir/minimal.xml, structures.xml, multicore.xml with the
-// parts of multi-core runs and regions.xml with the region profile), reading any XML layout, escaping,
+// parts of multi-core runs, regions.xml with the region profile and
+// eventflow*.xml with the event flow graph), reading any XML layout, escaping,
 // every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
 // in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
 // xmllint, skipped when it is not installed). The reader parses with
@@ -246,6 +247,44 @@ void expect_same_region_profile(const std::optional<RegionProfile>& a, const std
     }
 }
 
+void expect_same_event_flow(const std::optional<EventFlow>& a, const std::optional<EventFlow>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    EXPECT_EQ(a->components, b->components);
+    EXPECT_EQ(a->time_unit, b->time_unit);
+    EXPECT_EQ(a->threads, b->threads);
+    EXPECT_EQ(a->rank, b->rank);
+    ASSERT_EQ(a->callsites.size(), b->callsites.size());
+    for (size_t i = 0; i < a->callsites.size(); ++i) {
+        const FlowCallsite &x = a->callsites[i], &y = b->callsites[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.node, y.node);
+        EXPECT_EQ(x.file, y.file);
+        EXPECT_EQ(x.function, y.function);
+        EXPECT_EQ(x.line, y.line);
+    }
+    ASSERT_EQ(a->signatures.size(), b->signatures.size());
+    for (size_t i = 0; i < a->signatures.size(); ++i) {
+        const FlowSignature &x = a->signatures[i], &y = b->signatures[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.region, y.region);
+        EXPECT_EQ(x.event, y.event);
+        EXPECT_EQ(x.callsite, y.callsite);
+        EXPECT_EQ(x.size, y.size);
+        EXPECT_EQ(x.partner, y.partner);
+        EXPECT_EQ(x.thread, y.thread);
+    }
+    ASSERT_EQ(a->edges.size(), b->edges.size());
+    for (size_t i = 0; i < a->edges.size(); ++i) {
+        const FlowEdge &x = a->edges[i], &y = b->edges[i];
+        EXPECT_EQ(x.from, y.from);
+        EXPECT_EQ(x.to, y.to);
+        EXPECT_EQ(x.thread, y.thread);
+        EXPECT_EQ(x.count, y.count);
+        EXPECT_EQ(x.cycles, y.cycles);
+    }
+}
+
 void expect_same(const Document& a, const Document& b) {
     EXPECT_EQ(a.format_version, b.format_version);
     EXPECT_EQ(a.tool_version, b.tool_version);
@@ -320,6 +359,7 @@ void expect_same(const Document& a, const Document& b) {
     expect_same_structures(a.data_structures, b.data_structures);
     expect_same_multicore(a, b);
     expect_same_region_profile(a.region_profile, b.region_profile);
+    expect_same_event_flow(a.event_flow, b.event_flow);
 }
 
 Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
@@ -795,6 +835,61 @@ const std::vector<BadFile>& bad_files() {
         {"ds-unknown-mode.xml", 28, "<data-structures>: attribute 'mode' is not one of static, lines, bins: 'dynamic'",
          true},
         {"ds-wrong-cost-count.xml", 35, "<bucket>: 5 values for 6 events", false},
+        {"ef-callsite-node.xml", 122, "<callsite id=\"C6\">: node 9 is not a node of <region-profile>", false},
+        {"ef-callsite-without-component.xml", 117,
+         "<callsite>: the section does not record the callsite component (components=\"region size partner "
+         "thread\"); callsites are listed only with it",
+         false},
+        {"ef-component-order.xml", 116,
+         "<event-flow>: attribute 'components' lists 'callsite' after 'size' (components are listed in the order "
+         "region, callsite, size, partner, thread)",
+         true},
+        {"ef-duplicate-signature.xml", 132,
+         "<signature id=\"S6\">: the same components as S5 (each signature is listed once)", false},
+        {"ef-edge-order.xml", 152,
+         "<edge>: (from S10, to S5, thread 0) after (from S10, to S11, thread 0) (edges are listed in ascending "
+         "from, to, then thread, each once)",
+         false},
+        {"ef-edge-thread.xml", 141,
+         "<edge>: thread 0 goes to S4, a signature of thread 1 (with the thread component a thread's edges join "
+         "its own signatures)",
+         false},
+        {"ef-edge-to-s0.xml", 154, "<edge>: to is S0 (S0 is a thread's start; no edge leads to it)", true},
+        {"ef-negative-rank.xml", 116,
+         "<event-flow>: attribute 'rank' is negative (a process's rank is 0 or more): '-1'", true},
+        {"ef-no-region-or-event.xml", 128,
+         "<signature id=\"S2\">: neither 'region' nor 'event' (with the region component a signature names the "
+         "region entered or the point event)",
+         false},
+        {"ef-no-region-profile.xml", 68,
+         "<event-flow>: the document has no <region-profile> (the event flow graph names its regions, nodes and "
+         "threads)",
+         false},
+        {"ef-partner-without-component.xml", 127,
+         "<signature id=\"S1\">: attribute 'partner' without the partner component (components=\"region callsite "
+         "size thread\")",
+         false},
+        {"ef-signature-sequence.xml", 139,
+         "<signature>: id 'S14' where S13 is next (signatures are numbered S1, S2, ... in order)", false},
+        {"ef-start-count.xml", 140,
+         "<event-flow>: thread 0 leaves S0 2 times (a thread starts once: its edge from S0 has count 1)", false},
+        {"ef-threads-mismatch.xml", 116,
+         "<event-flow>: attribute 'threads' is 3 where <region-profile> has 2 threads (both sections count the "
+         "run's threads)",
+         false},
+        {"ef-two-starts.xml", 141,
+         "<event-flow>: thread 0 leaves S0 twice, to S1 and to S2 (a thread starts once: one edge from S0)", false},
+        {"ef-unknown-component.xml", 116,
+         "<event-flow>: attribute 'components' has an unknown component 'bytes' (the components are region, "
+         "callsite, size, partner, thread)",
+         true},
+        {"ef-unknown-region.xml", 131,
+         "<signature id=\"S5\">: region 'R00009' is not listed in <region-profile> (no <region id=\"R00009\">)",
+         false},
+        {"ef-walk.xml", 131,
+         "<event-flow>: thread 0 enters S5 4 times but leaves it 2 times: every signature but the thread's last is "
+         "left as often as it is entered",
+         false},
         {"mc-c2c-unbalanced.xml", 52,
          "<cores>: the cores' 'c2c-in' (93) does not equal their 'c2c-out' (94); a cache-to-cache transfer leaves "
          "one cache and enters another",
@@ -2422,6 +2517,454 @@ TEST(SirSchema, RegionProfileIsChecked) {
     std::string later = replace(f, "<node id=\"3\"", "<node weight=\"1\" id=\"3\"");
     later = replace(later, "<pred from=\"0\"", "<pred kind=\"call\" from=\"0\"");
     later = replace(later, "<region-profile ", "<region-profile clock=\"core\" ");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), f);
+}
+
+
+// ------------------------------------------------------- the event flow graph
+
+std::string eventflow_fixture(const char* name = "tests/sir/eventflow.xml") {
+    std::string text = read_bytes(src_path(name));
+    EXPECT_FALSE(text.empty()) << name << " not found under " << srcdir();
+    return text;
+}
+
+FlowSignature region_entry(const char* id, const char* region, const char* callsite) {
+    FlowSignature s;
+    s.id = id;
+    s.region = region;
+    s.callsite = callsite;
+    s.size = 0;
+    s.thread = 0;
+    return s;
+}
+
+// On small_profile (one thread): the user region, the function inside it, a
+// point event there (a name to escape, a negative partner), the user region
+// again; every component, a rank.
+EventFlow small_flow() {
+    EventFlow f;
+    f.components = {"region", "callsite", "size", "partner", "thread"};
+    f.threads = 1;
+    f.rank = 3;
+    f.callsites = {FlowCallsite{"C1", 1, "", "", 0}, FlowCallsite{"C2", 2, "", "", 0},
+                   FlowCallsite{"C3", 2, "a&b.c", "f", 5}};
+    FlowSignature send;
+    send.id = "S3";
+    send.event = "x<\"&\">";
+    send.callsite = "C3";
+    send.size = 8;
+    send.partner = -2;
+    send.thread = 0;
+    f.signatures = {region_entry("S1", "R00001", "C1"), region_entry("S2", "R00002", "C2"), send};
+    f.edges = {FlowEdge{0, 1, 0, 1, 40}, FlowEdge{1, 2, 0, 1, 10}, FlowEdge{2, 3, 0, 1, 20}, FlowEdge{3, 1, 0, 1, 5}};
+    return f;
+}
+
+TEST(Sir, FlowComponents) {
+    ASSERT_EQ(sizeof kFlowComponents / sizeof kFlowComponents[0], 5u);
+    const std::vector<std::string> names(std::begin(kFlowComponents), std::end(kFlowComponents));
+    EXPECT_EQ(names, (std::vector<std::string>{"region", "callsite", "size", "partner", "thread"}));
+    EventFlow f;
+    f.components = {"callsite", "size"};
+    EXPECT_TRUE(f.has("size"));
+    EXPECT_TRUE(f.has("callsite"));
+    EXPECT_FALSE(f.has("region"));
+    EXPECT_FALSE(f.has("sizes"));
+}
+
+TEST(Sir, EventFlowFixturesRoundTripIsByteExact) {
+    for (const char* name : {"tests/sir/eventflow.xml", "tests/sir/eventflow-min.xml"}) {
+        SCOPED_TRACE(name);
+        std::string text = eventflow_fixture(name);
+        Document d = load_ok(text);
+        ASSERT_TRUE(d.event_flow.has_value());
+        EXPECT_EQ(to_xml(d), text);
+        // Without the section the document is the region profile's fixture.
+        Document without = d;
+        without.event_flow.reset();
+        EXPECT_EQ(to_xml(without), regions_fixture());
+    }
+}
+
+// The fixture: the run of regions.xml as rank 0 of an MPI job, with an
+// MPI_Send before compute(), a "checkpoint" event in the second norm() and
+// an MPI_Recv at the end, every component recorded.
+TEST(Sir, EventFlowFixtureContents) {
+    Document d = load_ok(eventflow_fixture());
+    ASSERT_TRUE(d.event_flow.has_value());
+    const EventFlow& f = *d.event_flow;
+    EXPECT_EQ(f.components, (std::vector<std::string>{"region", "callsite", "size", "partner", "thread"}));
+    EXPECT_EQ(f.time_unit, "cycles");
+    EXPECT_EQ(f.threads, 2u);
+    EXPECT_EQ(f.rank, std::optional<int64_t>(0));
+    ASSERT_EQ(f.callsites.size(), 10u);
+    EXPECT_EQ(f.callsites[0].id, "C1");
+    EXPECT_EQ(f.callsites[0].node, 0u);
+    EXPECT_EQ(f.callsites[0].function, "main");
+    EXPECT_EQ(f.callsites[0].line, 30u);
+    EXPECT_EQ(f.callsites[4].node, 4u);
+    EXPECT_EQ(f.callsites[4].file, "");
+    EXPECT_EQ(f.callsites[9].id, "C10");
+    ASSERT_EQ(f.signatures.size(), 13u);
+    const FlowSignature& send = f.signatures[0];
+    EXPECT_EQ(send.id, "S1");
+    EXPECT_EQ(send.region, "");
+    EXPECT_EQ(send.event, "MPI_Send");
+    EXPECT_EQ(send.callsite, "C1");
+    EXPECT_EQ(send.size, std::optional<uint64_t>(80));
+    EXPECT_EQ(send.partner, std::optional<int64_t>(1));
+    EXPECT_EQ(send.thread, std::optional<uint32_t>(0));
+    const FlowSignature& loop = f.signatures[5];
+    EXPECT_EQ(loop.region, "R00003");
+    EXPECT_EQ(loop.event, "");
+    EXPECT_EQ(loop.size, std::optional<uint64_t>(0));
+    EXPECT_FALSE(loop.partner.has_value());
+    EXPECT_EQ(loop.thread, std::optional<uint32_t>(1));
+    EXPECT_FALSE(f.signatures[11].partner.has_value());
+    EXPECT_EQ(f.signatures[11].size, std::optional<uint64_t>(16));
+    ASSERT_EQ(f.edges.size(), 15u);
+    EXPECT_EQ(f.edges[1].from, 0u);
+    EXPECT_EQ(f.edges[1].to, 4u);
+    EXPECT_EQ(f.edges[1].thread, 1u);
+    EXPECT_EQ(f.edges[1].cycles, 2080u);
+    EXPECT_EQ(f.edges[6].count, 2u);
+    // Thread 1 runs the loop and the critical twice: it ends in the critical.
+    const FlowEdge& back = f.edges[9];
+    EXPECT_EQ(back.from, 8u);
+    EXPECT_EQ(back.to, 6u);
+    EXPECT_EQ(back.count, 1u);
+
+    Document m = load_ok(eventflow_fixture("tests/sir/eventflow-min.xml"));
+    ASSERT_TRUE(m.event_flow.has_value());
+    EXPECT_EQ(m.event_flow->components, std::vector<std::string>{"size"});
+    EXPECT_FALSE(m.event_flow->rank.has_value());
+    EXPECT_TRUE(m.event_flow->callsites.empty());
+    ASSERT_EQ(m.event_flow->signatures.size(), 3u);
+    EXPECT_EQ(m.event_flow->signatures[2].size, std::optional<uint64_t>(16));
+    EXPECT_EQ(m.event_flow->signatures[2].region, "");
+    EXPECT_EQ(m.event_flow->signatures[2].event, "");
+    EXPECT_EQ(m.event_flow->signatures[2].callsite, "");
+    EXPECT_FALSE(m.event_flow->signatures[2].thread.has_value());
+}
+
+TEST(Sir, EventFlowToXmlToEventFlow) {
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    d.event_flow = small_flow();
+    std::string text = to_xml(d);
+    EXPECT_NE(text.find("  </region-profile>\n"
+                        "  <event-flow components=\"region callsite size partner thread\" time-unit=\"cycles\" "
+                        "threads=\"1\" rank=\"3\">\n"
+                        "    <callsite id=\"C1\" node=\"1\" file=\"\" function=\"\" line=\"0\"/>\n"
+                        "    <callsite id=\"C2\" node=\"2\" file=\"\" function=\"\" line=\"0\"/>\n"
+                        "    <callsite id=\"C3\" node=\"2\" file=\"a&amp;b.c\" function=\"f\" line=\"5\"/>\n"
+                        "    <signature id=\"S1\" region=\"R00001\" callsite=\"C1\" size=\"0\" thread=\"0\"/>\n"
+                        "    <signature id=\"S2\" region=\"R00002\" callsite=\"C2\" size=\"0\" thread=\"0\"/>\n"
+                        "    <signature id=\"S3\" event=\"x&lt;&quot;&amp;&quot;&gt;\" callsite=\"C3\" size=\"8\" "
+                        "partner=\"-2\" thread=\"0\"/>\n"
+                        "    <edge from=\"S0\" to=\"S1\" thread=\"0\" count=\"1\" cycles=\"40\"/>\n"
+                        "    <edge from=\"S1\" to=\"S2\" thread=\"0\" count=\"1\" cycles=\"10\"/>\n"
+                        "    <edge from=\"S2\" to=\"S3\" thread=\"0\" count=\"1\" cycles=\"20\"/>\n"
+                        "    <edge from=\"S3\" to=\"S1\" thread=\"0\" count=\"1\" cycles=\"5\"/>\n"
+                        "  </event-flow>\n"
+                        "</ompsim-profile>\n"),
+              std::string::npos)
+        << text;
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+
+    // Fewer components: only their attributes; no rank; an empty section.
+    EventFlow few = small_flow();
+    few.components = {"region", "size"};
+    few.rank.reset();
+    few.callsites.clear();
+    for (FlowSignature& s : few.signatures) {
+        s.callsite.clear();
+        s.partner.reset();
+        s.thread.reset();
+    }
+    d.event_flow = few;
+    text = to_xml(d);
+    EXPECT_NE(text.find("  <event-flow components=\"region size\" time-unit=\"cycles\" threads=\"1\">\n"
+                        "    <signature id=\"S1\" region=\"R00001\" size=\"0\"/>\n"
+                        "    <signature id=\"S2\" region=\"R00002\" size=\"0\"/>\n"
+                        "    <signature id=\"S3\" event=\"x&lt;&quot;&amp;&quot;&gt;\" size=\"8\"/>\n"
+                        "    <edge from=\"S0\" to=\"S1\""),
+              std::string::npos)
+        << text;
+    expect_same(d, load_ok(text));
+    EventFlow empty;
+    empty.components = {"partner"};
+    empty.threads = 1;
+    d.event_flow = empty;
+    text = to_xml(d);
+    EXPECT_NE(text.find("  </region-profile>\n"
+                        "  <event-flow components=\"partner\" time-unit=\"cycles\" threads=\"1\">\n"
+                        "  </event-flow>\n"
+                        "</ompsim-profile>\n"),
+              std::string::npos)
+        << text;
+    expect_same(d, load_ok(text));
+}
+
+// Any layout reads the same: the section before the others, its children in
+// another order, attributes in another order and quoted with ', white space
+// in lists and ids, comments, unknown elements and attributes.
+TEST(Sir, EventFlowInAnyLayout) {
+    const std::string f = eventflow_fixture();
+    std::string section = section_of(f, "  <event-flow ", "  </event-flow>\n");
+    std::string t = f;
+    t.erase(t.find(section), section.size());
+    std::string callsites = section_of(section, "    <callsite id=\"C1\"", "line=\"32\"/>\n");
+    std::string moved = section;
+    moved.erase(moved.find(callsites), callsites.size());
+    moved = replace(moved, "  </event-flow>\n", "<!-- callsites last -->\n" + callsites + "  </event-flow>\n");
+    moved = replace(moved, "<event-flow components=\"region callsite size partner thread\" time-unit=\"cycles\" "
+                           "threads=\"2\" rank=\"0\">",
+                    "<event-flow rank=' 0' threads='2 ' new=\"x\" time-unit=' cycles'\n"
+                    "    components=\"\n  region\tcallsite size  partner thread \">\n    <future/>");
+    moved = replace(moved, "<signature id=\"S1\" event=\"MPI_Send\" callsite=\"C1\" size=\"80\" partner=\"1\" thread=\"0\"/>",
+                    "<signature thread=' 0' partner=' 1 ' size='80' callsite=' C1 ' event='MPI_Send' id=' S1'/>");
+    moved = replace(moved, "<signature id=\"S5\" region=\"R00003\"", "<signature id=\"S5\" region=\" R00003 \"");
+    moved = replace(moved, "<edge from=\"S8\" to=\"S6\" thread=\"1\" count=\"1\" cycles=\"820\"/>",
+                    "<edge cycles='820' count=' 01' thread='1' to=' S6' from='S8 ' weight=\"2\"/>");
+    moved = replace(moved, "<callsite id=\"C6\" node=\"5\"", "<callsite node=\" 5\" id=\"C6 \"");
+    t = replace(t, "  <threads>\n", moved + "  <threads>\n");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+}
+
+// The section with one defect each, with the exact message.
+TEST(SirBad, EventFlowMessages) {
+    const std::string f = eventflow_fixture();
+    const std::string m = eventflow_fixture("tests/sir/eventflow-min.xml");
+    const std::string all = "components=\"region callsite size partner thread\"";
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        // the section's attributes
+        {replace(f, all, "components=\" \""),
+         "doc.xml:116: <event-flow>: attribute 'components' is empty (at least one of region, callsite, size, "
+         "partner, thread)"},
+        {replace(f, all, "components=\"region region callsite size partner thread\""),
+         "doc.xml:116: <event-flow>: attribute 'components' lists 'region' twice"},
+        {replace(f, all + " ", ""), "doc.xml:116: <event-flow>: missing attribute 'components'"},
+        {replace(f, "time-unit=\"cycles\" threads=\"2\" rank", "time-unit=\"ms\" threads=\"2\" rank"),
+         "doc.xml:116: <event-flow>: attribute 'time-unit' is not one of cycles: 'ms'"},
+        {replace(f, " threads=\"2\" rank=\"0\"", " rank=\"0\""),
+         "doc.xml:116: <event-flow>: missing attribute 'threads'"},
+        {replace(f, "rank=\"0\"", "rank=\"first\""), "doc.xml:116: <event-flow>: attribute 'rank' is not a number: 'first'"},
+        {replace(f, "rank=\"0\"", "rank=\"9223372036854775808\""),
+         "doc.xml:116: <event-flow>: attribute 'rank' is out of range (-9223372036854775808 to "
+         "9223372036854775807): '9223372036854775808'"},
+        {replace(f, "  </event-flow>\n", "  </event-flow>\n  <event-flow/>\n"),
+         "doc.xml:156: <ompsim-profile>: more than one <event-flow> (the first is at line 116)"},
+        {replace(f, "    <callsite id=\"C1\"", "    stray\n    <callsite id=\"C1\""),
+         "doc.xml:116: <event-flow>: unexpected text 'stray'"},
+        // callsites
+        {replace(f, "<callsite id=\"C2\"", "<callsite id=\"C3\""),
+         "doc.xml:118: <callsite>: id 'C3' where C2 is next (callsites are numbered C1, C2, ... in order)"},
+        {replace(f, "<callsite id=\"C1\"", "<callsite id=\"c1\""),
+         "doc.xml:117: <callsite>: id 'c1' where C1 is next (callsites are numbered C1, C2, ... in order)"},
+        {replace(f, "<callsite id=\"C2\" node=\"1\"", "<callsite id=\"C2\" node=\"one\""),
+         "doc.xml:118: <callsite>: attribute 'node' is not a number: 'one'"},
+        {replace(f, "function=\"norm\" line=\"9\"", "function=\"norm\" line=\"-9\""),
+         "doc.xml:125: <callsite>: attribute 'line' is not a number: '-9'"},
+        {replace(f, "<callsite id=\"C2\" node=\"1\" file=\"\" ", "<callsite id=\"C2\" node=\"1\" "),
+         "doc.xml:118: <callsite>: missing attribute 'file'"},
+        // signatures
+        {replace(f, "<signature id=\"S1\" event=\"MPI_Send\"", "<signature id=\"S1\" region=\"R00001\" event=\"MPI_Send\""),
+         "doc.xml:127: <signature id=\"S1\">: both 'region' and 'event' (a signature is a region entry or a point "
+         "event, not both)"},
+        {replace(f, "event=\"MPI_Send\"", "event=\" \""),
+         "doc.xml:127: <signature id=\"S1\">: attribute 'event' is empty (a point event has a name)"},
+        {replace(f, "<signature id=\"S5\" region=\"R00003\"", "<signature id=\"S5\" region=\"R000003\""),
+         "doc.xml:131: <signature id=\"S5\">: region 'R000003' is not listed in <region-profile> (no <region "
+         "id=\"R000003\">)"},
+        {replace(f, "callsite=\"C10\"", "callsite=\"C11\""),
+         "doc.xml:139: <signature id=\"S13\">: callsite 'C11' is not listed (no <callsite id=\"C11\">)"},
+        {replace(f, "callsite=\"C1\"", "callsite=\"C01\""),
+         "doc.xml:127: <signature id=\"S1\">: callsite 'C01' is not listed (no <callsite id=\"C01\">)"},
+        {replace(f, "callsite=\"C1\" size=\"80\" ", "callsite=\"C1\" "),
+         "doc.xml:127: <signature>: missing attribute 'size'"},
+        {replace(f, "callsite=\"C2\" size=\"0\" thread=\"0\"", "size=\"0\" thread=\"0\""),
+         "doc.xml:128: <signature>: missing attribute 'callsite'"},
+        {replace(f, "callsite=\"C2\" size=\"0\" thread=\"0\"", "callsite=\"C2\" size=\"0\" thread=\"2\""),
+         "doc.xml:128: <signature>: thread 2 is out of range (the region profile has 2 threads, 0 to 1)"},
+        {replace(f, "partner=\"1\" thread=\"0\"/>\n    <signature id=\"S2\"",
+                 "partner=\"+1\" thread=\"0\"/>\n    <signature id=\"S2\""),
+         "doc.xml:127: <signature>: attribute 'partner' is not a number: '+1'"},
+        {replace(f, "partner=\"1\" thread=\"0\"/>\n    <signature id=\"S2\"",
+                 "partner=\"-9223372036854775809\" thread=\"0\"/>\n    <signature id=\"S2\""),
+         "doc.xml:127: <signature>: attribute 'partner' is out of range (-9223372036854775808 to "
+         "9223372036854775807): '-9223372036854775809'"},
+        {replace(m, "<signature id=\"S2\" size=\"0\"/>", "<signature id=\"S2\" size=\"0\" thread=\"0\"/>"),
+         "doc.xml:118: <signature id=\"S2\">: attribute 'thread' without the thread component (components=\"size\")"},
+        {replace(m, "<signature id=\"S2\" size=\"0\"/>", "<signature id=\"S2\" event=\"e\" size=\"0\"/>"),
+         "doc.xml:118: <signature id=\"S2\">: attribute 'event' without the region component (components=\"size\")"},
+        {replace(m, "<signature id=\"S2\" size=\"0\"/>", "<signature id=\"S2\" callsite=\"C1\" size=\"0\"/>"),
+         "doc.xml:118: <signature id=\"S2\">: attribute 'callsite' without the callsite component "
+         "(components=\"size\")"},
+        {replace(m, "<signature id=\"S3\" size=\"16\"/>", "<signature id=\"S3\" size=\"80\"/>"),
+         "doc.xml:119: <signature id=\"S3\">: the same components as S1 (each signature is listed once)"},
+        {replace(m, "components=\"size\"", "components=\"partner\""),
+         "doc.xml:117: <signature id=\"S1\">: attribute 'size' without the size component (components=\"partner\")"},
+        // edges
+        {replace(f, "<edge from=\"S12\" to=\"S13\"", "<edge from=\"S14\" to=\"S13\""),
+         "doc.xml:154: <edge>: from 'S14' is not S0 or a listed signature (S1 to S13)"},
+        {replace(f, "<edge from=\"S12\" to=\"S13\"", "<edge from=\"S12\" to=\"13\""),
+         "doc.xml:154: <edge>: to '13' is not a listed signature (S1 to S13)"},
+        {replace(f, "<edge from=\"S4\" to=\"S6\" thread=\"1\"", "<edge from=\"S4\" to=\"S6\" thread=\"2\""),
+         "doc.xml:145: <edge>: thread 2 is out of range (the region profile has 2 threads, 0 to 1)"},
+        {replace(f, "<edge from=\"S4\" to=\"S6\" thread=\"1\" count=\"1\"", "<edge from=\"S4\" to=\"S6\" thread=\"1\" count=\"0\""),
+         "doc.xml:145: <edge>: attribute 'count' is 0 (an edge is listed only when the thread took it)"},
+        {replace(f, " cycles=\"820\"", ""), "doc.xml:149: <edge>: missing attribute 'cycles'"},
+        {replace(f, "<edge from=\"S3\" to=\"S5\"", "<edge from=\"S4\" to=\"S5\""),
+         "doc.xml:144: <edge>: thread 0 comes from S4, a signature of thread 1 (with the thread component a thread's "
+         "edges join its own signatures)"},
+        {replace(f, "<edge from=\"S6\" to=\"S8\" thread=\"1\" count=\"2\"",
+                 "<edge from=\"S6\" to=\"S8\" thread=\"1\" count=\"2\" cycles=\"1\"/>\n"
+                 "    <edge from=\"S6\" to=\"S8\" thread=\"1\" count=\"2\""),
+         "doc.xml:148: <edge>: (from S6, to S8, thread 1) after (from S6, to S8, thread 1) (edges are listed in "
+         "ascending from, to, then thread, each once)"},
+        // the walks
+        {replace(f, "<edge from=\"S5\" to=\"S7\" thread=\"0\" count=\"2\"", "<edge from=\"S5\" to=\"S7\" thread=\"0\" count=\"3\""),
+         "doc.xml:131: <event-flow>: thread 0 enters S5 2 times but leaves it 3 times: a signature is left only "
+         "after it is entered"},
+        {replace(f, "    <edge from=\"S0\" to=\"S4\" thread=\"1\" count=\"1\" cycles=\"2080\"/>\n", ""),
+         "doc.xml:144: <event-flow>: thread 1 has edges but none from S0 (a thread's walk starts at S0)"},
+        {replace(f, "<edge from=\"S10\" to=\"S5\" thread=\"0\" count=\"1\"",
+                 "<edge from=\"S10\" to=\"S5\" thread=\"0\" count=\"18446744073709551615\""),
+         "doc.xml:151: <event-flow>: thread 0: the counts of its edges into S5 overflow a 64-bit sum"},
+        {replace(f, "<edge from=\"S10\" to=\"S11\" thread=\"0\" count=\"1\"",
+                 "<edge from=\"S10\" to=\"S11\" thread=\"0\" count=\"18446744073709551615\""),
+         "doc.xml:152: <event-flow>: thread 0: the counts of its edges out of S10 overflow a 64-bit sum"},
+        // thread 1 ends in S8: going there once more leaves S6 once more than it was entered
+        {replace(f, "<edge from=\"S6\" to=\"S8\" thread=\"1\" count=\"2\"", "<edge from=\"S6\" to=\"S8\" thread=\"1\" count=\"3\""),
+         "doc.xml:132: <event-flow>: thread 1 enters S6 2 times but leaves it 3 times: a signature is left only "
+         "after it is entered"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+}
+
+// What a reader accepts in the section.
+TEST(SirBad, EventFlowValuesThatAreAccepted) {
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    // Partners at both ends of 64 bits, a rank as large as it gets, a point
+    // event without a partner, an event named like a region, signatures no
+    // edge reaches (their edges were zeroed), callsites no signature names.
+    EventFlow f = small_flow();
+    f.rank = INT64_MAX;
+    f.signatures[2].partner = INT64_MIN;
+    FlowSignature other = f.signatures[2];
+    other.id = "S4";
+    other.partner = INT64_MAX;
+    FlowSignature plain = f.signatures[2];
+    plain.id = "S5";
+    plain.partner.reset();
+    FlowSignature named = plain;
+    named.id = "S6";
+    named.event = "R00001";
+    f.signatures.push_back(other);
+    f.signatures.push_back(plain);
+    f.signatures.push_back(named);
+    f.callsites.push_back(FlowCallsite{"C4", 0, "m.c", "main", 1});
+    d.event_flow = f;
+    Document back = load_ok(to_xml(d));
+    expect_same(d, back);
+    EXPECT_NE(to_xml(back).find("partner=\"-9223372036854775808\""), std::string::npos);
+    EXPECT_NE(to_xml(back).find("rank=\"9223372036854775807\""), std::string::npos);
+    // A thread without edges; no edges at all; no signatures.
+    RegionProfile two = small_profile(d);
+    two.threads = 2;
+    d.region_profile = two;
+    f.threads = 2;
+    d.event_flow = f;
+    expect_same(d, load_ok(to_xml(d)));
+    f.edges.clear();
+    d.event_flow = f;
+    expect_same(d, load_ok(to_xml(d)));
+    f.signatures.clear();
+    d.event_flow = f;
+    expect_same(d, load_ok(to_xml(d)));
+    // Without the thread component, threads share signatures: one edge per
+    // (from, to, thread), each thread its own walk.
+    EventFlow shared;
+    shared.components = {"size"};
+    shared.threads = 2;
+    FlowSignature zero, eight;
+    zero.id = "S1";
+    zero.size = 0;
+    eight.id = "S2";
+    eight.size = 8;
+    shared.signatures = {zero, eight};
+    shared.edges = {FlowEdge{0, 1, 0, 1, 1}, FlowEdge{0, 1, 1, 1, 2}, FlowEdge{1, 1, 1, 7, 3}, FlowEdge{1, 2, 0, 1, 4}};
+    d.event_flow = shared;
+    expect_same(d, load_ok(to_xml(d)));
+}
+
+TEST(SirSchema, EventFlowIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/eventflow.xml")));
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/eventflow-min.xml")));
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    d.event_flow = small_flow();
+    EXPECT_TRUE(text_schema_valid(to_xml(d)));
+    Document s = with_structures();
+    s.region_profile = small_profile(s);
+    s.event_flow = small_flow();
+    EXPECT_TRUE(text_schema_valid(to_xml(s)));
+}
+
+// The schema checks the section's structure and values.
+TEST(SirSchema, EventFlowIsChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = eventflow_fixture();
+    const std::string all = "components=\"region callsite size partner thread\"";
+    const std::vector<std::string> texts = {
+        replace(f, all, "components=\"\""),
+        replace(f, all, "components=\"thread region\""),
+        replace(f, all, "components=\"region region\""),
+        replace(f, all, "components=\"region, size\""),
+        replace(f, "time-unit=\"cycles\" threads=\"2\" rank", "time-unit=\"ms\" threads=\"2\" rank"),
+        replace(f, "threads=\"2\" rank=\"0\"", "threads=\"0\" rank=\"0\""),
+        replace(f, "rank=\"0\"", "rank=\"-1\""),
+        replace(f, "<callsite id=\"C1\"", "<callsite id=\"C0\""),
+        replace(f, "<callsite id=\"C2\"", "<callsite id=\"C1\""),
+        replace(f, "<callsite id=\"C2\" node=\"1\"", "<callsite id=\"C2\" node=\"-1\""),
+        replace(f, " function=\"norm\" line", " line"),
+        replace(f, "<signature id=\"S1\"", "<signature id=\"S0\""),
+        replace(f, "<signature id=\"S2\"", "<signature id=\"S1\""),
+        replace(f, "<signature id=\"S5\" region=\"R00003\"", "<signature id=\"S5\" region=\"R3\""),
+        replace(f, "event=\"MPI_Send\"", "event=\"\""),
+        replace(f, "callsite=\"C10\"", "callsite=\"C11\""),
+        replace(f, "size=\"16\"", "size=\"-16\""),
+        replace(f, "partner=\"1\" thread=\"0\"/>\n    <signature id=\"S2\"", "partner=\"one\" thread=\"0\"/>\n    <signature id=\"S2\""),
+        replace(f, "<edge from=\"S12\" to=\"S13\"", "<edge from=\"S12\" to=\"S0\""),
+        replace(f, "<edge from=\"S12\" to=\"S13\"", "<edge from=\"S12\" to=\"S14\""),
+        replace(f, "<edge from=\"S12\" to=\"S13\"", "<edge from=\"12\" to=\"S13\""),
+        replace(f, "<edge from=\"S10\" to=\"S11\"", "<edge from=\"S10\" to=\"S5\""),
+        replace(f, "<edge from=\"S4\" to=\"S6\" thread=\"1\" count=\"1\"", "<edge from=\"S4\" to=\"S6\" thread=\"1\" count=\"0\""),
+        replace(f, " cycles=\"820\"", ""),
+        replace(f, "    <callsite id=\"C1\"", "    <edge from=\"S0\" to=\"S1\" thread=\"1\" count=\"1\" cycles=\"0\"/>\n"
+                                              "    <callsite id=\"C1\""),
+        replace(f, "    <callsite id=\"C1\"", "    <future/>\n    <callsite id=\"C1\""),
+    };
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+    // Attributes stay allowed anywhere (later additions).
+    std::string later = replace(f, "<edge from=\"S0\" to=\"S1\"", "<edge weight=\"1\" from=\"S0\" to=\"S1\"");
+    later = replace(later, "<signature id=\"S2\"", "<signature time=\"3\" id=\"S2\"");
+    later = replace(later, "<event-flow ", "<event-flow clock=\"core\" ");
     EXPECT_TRUE(text_schema_valid(later));
     EXPECT_EQ(to_xml(load_ok(later)), f);
 }
