@@ -1,5 +1,7 @@
 #include "EventFlow.h"
 
+#include "GrowArray.h"
+
 namespace ompsim {
 namespace flow {
 
@@ -40,18 +42,6 @@ struct EdgeKey {
     u32 from, to, thread;
 };
 
-template <typename T>
-void grow(const Allocator& a, T*& arr, u32& cap, u32 need) {
-    if (need <= cap) return;
-    u32 n = cap ? 2 * cap : 16;
-    while (n < need) n *= 2;
-    T* fresh = static_cast<T*>(a.alloc(a.ctx, n * sizeof(T)));
-    for (u32 i = 0; i < cap; ++i) fresh[i] = arr[i];
-    for (u32 i = cap; i < n; ++i) fresh[i] = T{};
-    if (arr && a.release) a.release(a.ctx, arr);
-    arr = fresh;
-    cap = n;
-}
 
 }  // namespace
 
@@ -148,7 +138,7 @@ u32 EventFlow::callsite_id(u32 node, u32 site) {
     u64 h = hash_site(node, site);
     u32 i = find(site_index_, h, kSiteTable, &key);
     if (i != ~0u) return i + 1;
-    grow(alloc_, sites_, sites_cap_, nsites_ + 1);
+    grow_array(alloc_, sites_, sites_cap_, nsites_ + 1, 16);
     sites_[nsites_++] = key;
     rehash(site_index_, kSiteTable, nsites_);
     insert(site_index_, h, nsites_ - 1);
@@ -159,7 +149,7 @@ u32 EventFlow::signature_id(const Signature& s) {
     u64 h = hash_sig(s);
     u32 i = find(sig_index_, h, kSigTable, &s);
     if (i != ~0u) return i + 1;
-    grow(alloc_, sigs_, sigs_cap_, nsigs_ + 1);
+    grow_array(alloc_, sigs_, sigs_cap_, nsigs_ + 1, 16);
     sigs_[nsigs_++] = s;
     rehash(sig_index_, kSigTable, nsigs_);
     insert(sig_index_, h, nsigs_ - 1);
@@ -171,7 +161,7 @@ Edge& EventFlow::edge_of(u32 from, u32 to, u32 thread) {
     u64 h = hash_edge(from, to, thread);
     u32 i = find(edge_index_, h, kEdgeTable, &key);
     if (i != ~0u) return edges_[i];
-    grow(alloc_, edges_, edges_cap_, nedges_ + 1);
+    grow_array(alloc_, edges_, edges_cap_, nedges_ + 1, 16);
     edges_[nedges_++] = Edge{from, to, thread, 0, 0};
     rehash(edge_index_, kEdgeTable, nedges_);
     insert(edge_index_, h, nedges_ - 1);
@@ -180,7 +170,7 @@ Edge& EventFlow::edge_of(u32 from, u32 to, u32 thread) {
 
 EventFlow::Cursor& EventFlow::cursor(u32 thread) {
     if (thread >= ncursors_) {
-        grow(alloc_, cursors_, cursors_cap_, thread + 1);
+        grow_array(alloc_, cursors_, cursors_cap_, thread + 1, 16);
         ncursors_ = thread + 1;  // new cursors start at S0, clock 0
     }
     return cursors_[thread];

@@ -1,5 +1,7 @@
 #include "RegionProfiler.h"
 
+#include "GrowArray.h"
+
 namespace ompsim {
 namespace regions {
 
@@ -71,18 +73,6 @@ void* RegionProfiler::mem(size_t bytes) {
     return p;
 }
 
-template <typename T>
-static void grow(const Allocator& a, T*& arr, u32& cap, u32 need, u32 first) {
-    if (need <= cap) return;
-    u32 n = cap ? cap : first;
-    while (n < need) n *= 2;
-    T* fresh = static_cast<T*>(a.alloc(a.ctx, n * sizeof(T)));
-    for (u32 i = 0; i < cap; ++i) fresh[i] = arr[i];
-    for (u32 i = cap; i < n; ++i) fresh[i] = T{};
-    if (arr && a.release) a.release(a.ctx, arr);
-    arr = fresh;
-    cap = n;
-}
 
 bool RegionProfiler::init(const Allocator& a, u32 words) {
     if (words > kMaxCounterWords) return false;
@@ -93,7 +83,7 @@ bool RegionProfiler::init(const Allocator& a, u32 words) {
 }
 
 Node* RegionProfiler::new_node(Node* parent, u32 region, RegionType type) {
-    grow(alloc_, nodes_, nodes_cap_, nnodes_ + 1, 64);
+    grow_array(alloc_, nodes_, nodes_cap_, nnodes_ + 1, 64);
     Node* n = static_cast<Node*>(mem(sizeof(Node)));
     n->id = nnodes_;
     n->region = region;
@@ -130,7 +120,7 @@ NodeThread* RegionProfiler::stats(Node* n, u32 thread) {
 
 RegionProfiler::ThreadRec& RegionProfiler::rec(u32 thread) {
     if (thread >= nthreads_) {
-        grow(alloc_, threads_, threads_cap_, thread + 1, 8);
+        grow_array(alloc_, threads_, threads_cap_, thread + 1, 8);
         for (u32 i = nthreads_; i <= thread; ++i) {
             ThreadRec* t = static_cast<ThreadRec*>(mem(sizeof(ThreadRec)));
             t->context = nodes_[kRootNode];
@@ -271,7 +261,7 @@ void RegionProfiler::event(u32 thread, RegionEvent ev, u32 region, RegionType ty
             if (t.state == kIdle) t.state = kWork;
             switch (type) {
                 case kParallel:
-                    grow(alloc_, teams_, teams_cap_, nteams_ + 1, 8);
+                    grow_array(alloc_, teams_, teams_cap_, nteams_ + 1, 8);
                     teams_[nteams_++] = TeamRec{team, f.node};
                     t.state = kOverhead;
                     break;
