@@ -563,13 +563,22 @@ void run_events(const EventsOptions& o, std::ostream& out) {
     else write_file(o.output, text);
 }
 
-void add_events_command(CLI::App& app, Action& action) {
+namespace {
+
+// 'events' and 'merge' share their options; 'merge' is IPM's merge step by
+// name (section 3.1) and insists on at least two processes.
+void add_graph_command(CLI::App& app, Action& action, bool merge) {
     auto o = std::make_shared<EventsOptions>();
-    CLI::App* cmd = app.add_subcommand(
-        "events", "IPM's event flow graph of one process, or of several merged (text, Graphviz DOT, or SVG)");
+    CLI::App* cmd =
+        merge ? app.add_subcommand("merge",
+                                   "IPM's merged event flow graph of several processes (ranks of one job), as 'events' "
+                                   "with two or more FILEs")
+              : app.add_subcommand(
+                    "events", "IPM's event flow graph of one process, or of several merged (text, Graphviz DOT, or SVG)");
     cmd->add_option("FILE", o->paths,
-                    "Profile documents with an event flow graph: one gives its graph (edges name threads), several "
-                    "IPM's merged graph (edges name ranks)")
+                    merge ? "Profile documents with an event flow graph, one per process (at least two)"
+                          : "Profile documents with an event flow graph: one gives its graph (edges name threads), "
+                            "several IPM's merged graph (edges name ranks)")
         ->required();
     cmd->add_option("--components", o->components,
                     "Project the signatures onto these components (comma list of region, callsite, size, partner, "
@@ -584,13 +593,24 @@ void add_events_command(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"text", "dot", "svg"}).description(""));
     cmd->add_option("-o,--output", o->output, "Write the graph to this file instead of the standard output")
         ->type_name("OUT");
-    cmd->callback([o, cmd, &action] {
+    cmd->callback([o, cmd, merge, &action] {
         o->components_given = cmd->count("--components") > 0;
-        action = [o] {
+        action = [o, merge] {
+            if (merge && o->paths.size() < 2)
+                throw Error(fmt::format("merge: {} document given; merging needs one per process, at least two "
+                                        "('ompsim-report events FILE' draws one process's graph)",
+                                        o->paths.size()));
             run_events(*o, std::cout);
             return kExitOk;
         };
     });
+}
+
+}  // namespace
+
+void add_events_command(CLI::App& app, Action& action) {
+    add_graph_command(app, action, false);
+    add_graph_command(app, action, true);
 }
 
 }  // namespace report

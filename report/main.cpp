@@ -10,6 +10,7 @@
 //   ompsim-report flow FILE [--format=dot|svg] [--layer=NODE] [--output=OUT]
 //   ompsim-report events FILE... [--components=LIST] [--size=exact|magnitude]
 //                        [--format=text|dot|svg] [--output=OUT]
+//   ompsim-report merge FILE FILE... (the options of events)
 //
 // Exit status: 0 success; 1 'diff' found a limit exceeded; 2 any error, with
 // one line "ompsim-report: <message>" on stderr.
@@ -58,12 +59,12 @@ int main(int argc, char** argv) {
         "(unreadable or invalid document, bad arguments).");
 
     // CLI11 would only say "A subcommand is required" for a misspelt one.
-    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events (see 'ompsim-report --help')");
+    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events merge (see 'ompsim-report --help')");
     if (argv[1][0] != '-') {
         std::string name = argv[1];
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == name;
-        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events");
+        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events merge");
     }
     try {
         app.parse(argc, argv);

@@ -279,7 +279,18 @@ if cmp -s "$tmp/fig3.svg" "$tmp/expected.svg"; then ok "the DOT text went throug
 PATH="$tmp/nodot" run "$report" events $fig3 --format=svg
 expect_error "no dot" "^ompsim-report: --format=svg needs Graphviz's 'dot' program, which is not installed"
 
+# --- 'merge' is IPM's merge step by name: the same graph as 'events' with
+# several documents, in every format; one document is an error (section 4)
+for f in text dot; do
+  "$report" events $fig3 --format=$f >"$tmp/events.$f" 2>&1
+  run "$report" merge $fig3 --format=$f
+  if [ "$rc" -eq 0 ] && cmp -s "$tmp/out" "$tmp/events.$f"; then ok "merge = events ($f)"
+  else bad "merge differs from events ($f), exit $rc"; fi
+done
+
 # --- 4. errors: one line, exit 2, nothing on stdout
+run "$report" merge fig3-0.xml
+expect_error "merge of one" "^ompsim-report: merge: 1 document given; merging needs one per process, at least two \\('ompsim-report events FILE' draws one process's graph\\)$"
 run "$report" events $fig3 --components=region,sequence
 expect_error "unknown component" "^ompsim-report: --components: unknown component 'sequence' \(the components are region, callsite, size, partner, thread\)$"
 run "$report" events threads.xml fig3-1.xml --components=region,thread
