@@ -273,6 +273,38 @@ std::string size_magnitude_text(uint64_t bytes);
 std::string events_text(const EventsOptions& options);
 void run_events(const EventsOptions& options, std::ostream& out);
 
+// ------------------------------------- the parallelism profile (OMP-WHIP)
+
+// A site of a parallelism profile as text ("program" for 0; a region like
+// "R00003 LOOP prime.c:14-18"; a what-if annotation like
+// "what-if 'inner' begin prime.c:15").
+using SiteNamer = std::function<std::string(uint32_t site)>;
+
+// Parallelism.cpp: the profile as ompsim-report parallelism prints it
+// (title: the first line), from a document or from an analysed OSPG log.
+void print_parallelism(const sir::Parallelism& p, const SiteNamer& name, const std::string& title,
+                       std::ostream& out);
+// The namer of a document's <parallelism> sites (regions resolved in its region profile).
+SiteNamer document_site_namer(const sir::Document& doc);
+
+// OspgLog.cpp: an OSPG log (--ospg-log, docs/parallelism.md) read, checked
+// and analysed by profilers/OspgAnalysis, as a document's section would be.
+struct WhatIfRegion {             // --region LABEL[:FACTOR] or FILE:FIRST-LAST[:FACTOR]
+    std::string label;            // empty: by lines
+    std::string file;
+    uint32_t first = 0, last = 0;
+    double factor = 16;
+};
+struct OspgProfile {
+    sir::Parallelism parallelism; // its figures (what-if: with the factors applied to spans)
+    SiteNamer site_name;
+    std::string program;
+};
+bool is_ospg_log(const std::string& path);  // starts with "ompsim-ospg "
+// measure: "" = the log's; burden: nullopt = the log's.
+OspgProfile profile_from_log(const std::string& path, const std::string& measure, std::optional<uint64_t> burden,
+                             const std::vector<WhatIfRegion>& whatif);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -287,6 +319,8 @@ void add_histogram_command(CLI::App& app, Action& action);
 void add_regions_command(CLI::App& app, Action& action);
 void add_flow_command(CLI::App& app, Action& action);
 void add_events_command(CLI::App& app, Action& action);
+void add_parallelism_command(CLI::App& app, Action& action);  // Parallelism.cpp
+void add_whatif_command(CLI::App& app, Action& action);       // WhatIf.cpp
 
 // The commands themselves (output to `out`; errors thrown as Error).
 void run_summary(const std::string& path, std::ostream& out);

@@ -11,6 +11,8 @@
 //   ompsim-report events FILE... [--components=LIST] [--size=exact|magnitude]
 //                        [--format=text|dot|svg] [--output=OUT]
 //   ompsim-report merge FILE FILE... (the options of events)
+//   ompsim-report parallelism FILE|LOG [--measure=cycles|instructions] [--burden=N]
+//   ompsim-report whatif LOG --region LABEL[:FACTOR]|FILE:FIRST-LAST[:FACTOR]... [--measure=...] [--burden=N]
 //
 // Exit status: 0 success; 1 'diff' found a limit exceeded; 2 any error, with
 // one line "ompsim-report: <message>" on stderr.
@@ -52,6 +54,8 @@ int main(int argc, char** argv) {
     add_regions_command(app, action);
     add_flow_command(app, action);
     add_events_command(app, action);
+    add_parallelism_command(app, action);
+    add_whatif_command(app, action);
     // After the subcommands, which would inherit it.
     app.footer(
         "Run 'ompsim-report COMMAND --help' for the options of a command.\n"
@@ -59,12 +63,12 @@ int main(int argc, char** argv) {
         "(unreadable or invalid document, bad arguments).");
 
     // CLI11 would only say "A subcommand is required" for a misspelt one.
-    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events merge (see 'ompsim-report --help')");
+    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events merge parallelism whatif (see 'ompsim-report --help')");
     if (argv[1][0] != '-') {
         std::string name = argv[1];
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == name;
-        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events merge");
+        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events merge parallelism whatif");
     }
     try {
         app.parse(argc, argv);

@@ -522,6 +522,55 @@ struct EventFlow {
     bool has(const std::string& component) const;
 };
 
+// <parallelism>: the inherent parallelism of the run, OMP-WHIP's profile of
+// the OpenMP series-parallel graph (docs/parallelism.md). All figures are in
+// `measure` units (simulated cycles of user code, or instructions), integers.
+struct ParallelismSite {
+    uint32_t id = 0;              // 1.. (0 is the program, never listed)
+    // Either a region of the region profile ("R00003")...
+    std::string region;
+    // ...or a what-if annotation's begin or end (OMPSIM_WHATIF_BEGIN/END).
+    uint32_t label = 0;           // a ParallelismLabel id
+    std::string edge;             // "begin" or "end" (what-if sites only)
+    std::string file;             // what-if sites: where the annotation is
+    uint32_t line = 0;
+};
+
+struct ParallelismLabel {
+    uint32_t id = 0;              // 1..
+    std::string name;
+};
+
+struct ParallelismDirective {     // one static directive (a site that made nodes)
+    uint32_t site = 0;
+    uint64_t instances = 0;       // outermost dynamic instances
+    uint64_t work = 0, span = 0, burdened_span = 0;
+    uint64_t serial = 0;          // critical-path serial work of the W nodes it holds
+};
+
+struct ParallelismFragment {      // critical-path W nodes with the same boundaries and label
+    uint32_t from = 0, to = 0;    // site ids (0: the program's start or end)
+    uint32_t label = 0;           // 0: none
+    uint64_t count = 0;           // W nodes
+    uint64_t work = 0;
+    uint64_t serial = 0;          // = work without what-if factors
+};
+
+struct Parallelism {
+    std::string measure = "cycles";   // "cycles" or "instructions"
+    uint64_t burden = 0;              // per P node on a chain, in `measure` units
+    uint64_t nodes = 0, w_nodes = 0, dependences = 0;
+    bool complete = true;             // false: the node limit was reached
+    uint64_t lost_work = 0;           // work no W node holds (complete = false)
+    std::string log;                  // the --ospg-log file, if one was written
+    uint64_t work = 0, span = 0, burdened_span = 0;  // the program
+    uint64_t serial = 0;              // critical-path serial work outside every directive
+    std::vector<ParallelismSite> sites;          // ascending id
+    std::vector<ParallelismLabel> labels;        // ascending id
+    std::vector<ParallelismDirective> directives;  // ascending site
+    std::vector<ParallelismFragment> fragments;  // most serial first, then (from, to, label)
+};
+
 struct Document {
     int format_version = kFormatVersion;
     std::string tool_version;
@@ -539,6 +588,7 @@ struct Document {
     std::optional<DataStructures> data_structures;  // only with --monitor=yes
     std::optional<RegionProfile> region_profile;    // runs with OpenMP regions, user regions or function hooks
     std::optional<EventFlow> event_flow;            // with the region profile, unless --event-flow=no
+    std::optional<Parallelism> parallelism;         // OpenMP runs, unless --ospg=no
 
     // Index of an event name in `events`, or -1.
     int event_index(const std::string& name) const;
