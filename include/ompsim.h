@@ -48,6 +48,8 @@ typedef enum {
     OMPSIM_USERREQ_REGION_BEGIN,
     OMPSIM_USERREQ_REGION_END,
     OMPSIM_USERREQ_EVENT,
+    OMPSIM_USERREQ_WHATIF_BEGIN,
+    OMPSIM_USERREQ_WHATIF_END,
     /* Sent by the tool's preload library (heap wrappers), not by programs.
      * (OMPSIM_USERREQ_EVENT's fourth argument, 0 here, is the code address
      * the preload's MPI wrappers give for the program's call.) */
@@ -87,6 +89,14 @@ typedef enum {
  * a negative number for none. */
 #define OMPSIM_EVENT(name, bytes, partner) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_EVENT, (name), (bytes), (long)(partner), 0, 0)
+
+/* What-if analyses (docs/parallelism.md): the code between the two is to be
+ * optimised; `ompsim-report whatif LOG --region label:FACTOR` estimates the
+ * program's parallelism if it were. label: a NUL-terminated string. */
+#define OMPSIM_WHATIF_BEGIN(label) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_WHATIF_BEGIN, (label), 0, 0, 0, 0)
+#define OMPSIM_WHATIF_END(label) \
+    VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_WHATIF_END, (label), 0, 0, 0, 0)
 
 #define OMPSIM_NAME_RANGE(ptr, size, name) \
     VALGRIND_DO_CLIENT_REQUEST_STMT(OMPSIM_USERREQ_NAME_RANGE, (ptr), (size), (name), 0, 0)

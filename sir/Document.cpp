@@ -366,6 +366,55 @@ void write_event_flow(Writer& w, const EventFlow& f) {
     w.raw("  </event-flow>\n");
 }
 
+void write_parallelism(Writer& w, const Parallelism& p) {
+    w.raw("  <parallelism measure=\"").esc(p.measure);
+    w.raw("\" burden=\"").num(p.burden);
+    w.raw("\" nodes=\"").num(p.nodes);
+    w.raw("\" w-nodes=\"").num(p.w_nodes);
+    w.raw("\" dependences=\"").num(p.dependences);
+    w.raw("\" complete=\"").boolean(p.complete);
+    w.raw("\" lost-work=\"").num(p.lost_work);
+    if (!p.log.empty()) w.raw("\" log=\"").esc(p.log);
+    w.raw("\">\n");
+    w.raw("    <program work=\"").num(p.work);
+    w.raw("\" span=\"").num(p.span);
+    w.raw("\" burdened-span=\"").num(p.burdened_span);
+    w.raw("\" serial=\"").num(p.serial).raw("\"/>\n");
+    for (const ParallelismSite& s : p.sites) {
+        w.raw("    <site id=\"").num(s.id);
+        if (!s.region.empty()) {
+            w.raw("\" region=\"").esc(s.region);
+        } else {
+            w.raw("\" label=\"").num(s.label);
+            w.raw("\" edge=\"").esc(s.edge);
+            w.raw("\" file=\"").esc(s.file);
+            w.raw("\" line=\"").num(s.line);
+        }
+        w.raw("\"/>\n");
+    }
+    for (const ParallelismLabel& l : p.labels) {
+        w.raw("    <label id=\"").num(l.id);
+        w.raw("\" name=\"").esc(l.name).raw("\"/>\n");
+    }
+    for (const ParallelismDirective& d : p.directives) {
+        w.raw("    <directive site=\"").num(d.site);
+        w.raw("\" instances=\"").num(d.instances);
+        w.raw("\" work=\"").num(d.work);
+        w.raw("\" span=\"").num(d.span);
+        w.raw("\" burdened-span=\"").num(d.burdened_span);
+        w.raw("\" serial=\"").num(d.serial).raw("\"/>\n");
+    }
+    for (const ParallelismFragment& f : p.fragments) {
+        w.raw("    <fragment from=\"").num(f.from);
+        w.raw("\" to=\"").num(f.to);
+        w.raw("\" label=\"").num(f.label);
+        w.raw("\" count=\"").num(f.count);
+        w.raw("\" work=\"").num(f.work);
+        w.raw("\" serial=\"").num(f.serial).raw("\"/>\n");
+    }
+    w.raw("  </parallelism>\n");
+}
+
 }  // namespace
 
 std::string to_xml(const Document& d) {
@@ -380,6 +429,8 @@ std::string to_xml(const Document& d) {
     if (d.region_profile)
         for (const ProfNode& n : d.region_profile->nodes) lines += 2 + 3 * n.threads.size() + n.preds.size();
     if (const auto& f = d.event_flow) lines += 2 + f->callsites.size() + f->signatures.size() + f->edges.size();
+    if (const auto& p = d.parallelism)
+        lines += 3 + p->sites.size() + p->labels.size() + p->directives.size() + p->fragments.size();
     w.out.reserve(2048 + lines * (24 + 8 * d.events.size()));
 
     w.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -478,6 +529,7 @@ std::string to_xml(const Document& d) {
     if (d.data_structures) write_data_structures(w, *d.data_structures);
     if (d.region_profile) write_region_profile(w, *d.region_profile);
     if (d.event_flow) write_event_flow(w, *d.event_flow);
+    if (d.parallelism) write_parallelism(w, *d.parallelism);
     w.raw("</ompsim-profile>\n");
     return std::move(w.out);
 }
@@ -1985,6 +2037,245 @@ void read_event_flow(const Element& e, Document& d) {
     d.event_flow = std::move(f);
 }
 
+// --------------------------------------------------- the parallelism profile
+
+std::string num_text(uint64_t v) { return std::to_string(v); }
+
+// span <= work and burdened span >= span (of <program> or a <directive>).
+void check_spans(const Element& e, const std::string& at, uint64_t work, uint64_t span, uint64_t burdened) {
+    if (span > work)
+        fail(attr(e, "span").line, at + ": span (" + num_text(span) + ") is more than work (" + num_text(work) +
+                                       ") (the critical path is part of the work)");
+    if (burdened < span)
+        fail(attr(e, "burdened-span").line, at + ": burdened-span (" + num_text(burdened) + ") is less than span (" +
+                                                num_text(span) + ") (burdens only add to the span)");
+}
+
+template <typename T>
+bool listed_id(const std::vector<T>& items, uint32_t id) {
+    auto it = std::lower_bound(items.begin(), items.end(), id, [](const T& x, uint32_t v) { return x.id < v; });
+    return it != items.end() && it->id == id;
+}
+
+// The id of a <site> or <label>: 1 or more, above the previous one's.
+template <typename T>
+uint32_t ascending_id(const Element& e, const std::vector<T>& before, const char* what, const char* plural) {
+    const Attribute& a = attr(e, "id");
+    uint32_t id = u32(e, "id");
+    if (id == 0)
+        fail(a.line, tag(e) + ": id 0 (" + plural + " are numbered from 1" +
+                         (std::strcmp(what, "site") == 0 ? "; site 0 is the program and is not listed)" : ")"));
+    if (!before.empty() && id <= before.back().id)
+        fail(a.line, tag(e) + ": id " + num_text(id) + " after " + what + " " + num_text(before.back().id) + " (" +
+                         plural + " are listed in ascending id, each once)");
+    return id;
+}
+
+void read_parallelism_labels(const Element& e, Parallelism& p) {
+    std::map<std::string, uint32_t> names;
+    for (const Element& le : e.children) {
+        if (le.name != "label") continue;
+        container(le);
+        ParallelismLabel l;
+        l.id = ascending_id(le, p.labels, "label", "labels");
+        const std::string at = "<label id=\"" + num_text(l.id) + "\">";
+        const Attribute& name = attr(le, "name");
+        if (trim(name.value).empty()) fail(name.line, at + ": attribute 'name' is empty (a what-if label has a name)");
+        l.name = name.value;
+        auto [it, fresh] = names.try_emplace(l.name, l.id);
+        if (!fresh)
+            fail(name.line, at + ": name " + quoted(l.name) + " is also label " + num_text(it->second) +
+                                "'s (each label is listed once)");
+        p.labels.push_back(std::move(l));
+    }
+}
+
+// A site is a region of the region profile or one end of a what-if annotation.
+void read_parallelism_sites(const Element& e, const RegionProfile& rp, Parallelism& p) {
+    for (const Element& se : e.children) {
+        if (se.name != "site") continue;
+        container(se);
+        ParallelismSite s;
+        s.id = ascending_id(se, p.sites, "site", "sites");
+        const std::string at = "<site id=\"" + num_text(s.id) + "\">";
+        const Attribute* region = se.attribute("region");
+        const Attribute* label = se.attribute("label");
+        if (region && label)
+            fail(se.line, at + ": both 'region' and 'label' (a site is a region of the region profile or a what-if "
+                               "annotation, not both)");
+        if (!region && !label)
+            fail(se.line, at + ": neither 'region' nor 'label' (a site is a region of the region profile or a what-if "
+                               "annotation)");
+        if (region) {
+            s.region = trim(region->value);
+            if (!rp.region(s.region))
+                fail(region->line, at + ": region " + quoted(region->value) + " is not listed in <region-profile> " +
+                                       "(no <region id=\"" + xml::excerpt(s.region) + "\">)");
+            for (const char* name : {"edge", "file", "line"})
+                if (const Attribute* a = se.attribute(name))
+                    fail(a->line, at + ": attribute '" + name + "' on a region's site (only what-if sites have edge, "
+                                       "file and line)");
+        } else {
+            s.label = u32(se, "label");
+            if (!listed_id(p.labels, s.label))
+                fail(label->line, at + ": label " + num_text(s.label) + " is not listed (no <label id=\"" +
+                                      num_text(s.label) + "\">)");
+            s.edge = one_of(se, "edge", {"begin", "end"});
+            s.file = str(se, "file");
+            s.line = u32(se, "line");
+        }
+        p.sites.push_back(std::move(s));
+    }
+}
+
+void read_parallelism_directives(const Element& e, Parallelism& p) {
+    for (const Element& de : e.children) {
+        if (de.name != "directive") continue;
+        container(de);
+        ParallelismDirective d;
+        const Attribute& site = attr(de, "site");
+        d.site = u32(de, "site");
+        if (d.site == 0)
+            fail(site.line, "<directive>: site 0 is the program (its figures are those of <program>)");
+        if (!listed_id(p.sites, d.site))
+            fail(site.line, "<directive>: site " + num_text(d.site) + " is not listed (no <site id=\"" +
+                                num_text(d.site) + "\">)");
+        if (!p.directives.empty() && d.site <= p.directives.back().site)
+            fail(site.line, "<directive>: site " + num_text(d.site) + " after site " +
+                                num_text(p.directives.back().site) +
+                                " (directives are listed in ascending site, each once)");
+        const std::string at = "<directive site=\"" + num_text(d.site) + "\">";
+        d.instances = u64(de, "instances");
+        if (d.instances == 0)
+            fail(attr(de, "instances").line,
+                 at + ": attribute 'instances' is 0 (a directive is listed only when it made nodes)");
+        d.work = u64(de, "work");
+        d.span = u64(de, "span");
+        d.burdened_span = u64(de, "burdened-span");
+        d.serial = u64(de, "serial");
+        check_spans(de, at, d.work, d.span, d.burdened_span);
+        p.directives.push_back(d);
+    }
+}
+
+// `from` or `to` of a fragment: 0 (the program's start or end) or a listed site.
+uint32_t fragment_site(const Element& fe, const char* name, const Parallelism& p) {
+    const Attribute& a = attr(fe, name);
+    uint32_t site = u32(fe, name);
+    if (site != 0 && !listed_id(p.sites, site))
+        fail(a.line, std::string("<fragment>: ") + name + " " + num_text(site) +
+                         " is not 0 (the program) or a listed site (no <site id=\"" + num_text(site) + "\">)");
+    return site;
+}
+
+std::string fragment_key(const ParallelismFragment& f) {
+    return "(from " + num_text(f.from) + ", to " + num_text(f.to) + ", label " + num_text(f.label) + ")";
+}
+
+void read_parallelism_fragments(const Element& e, Parallelism& p) {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, int> seen;
+    for (const Element& fe : e.children) {
+        if (fe.name != "fragment") continue;
+        container(fe);
+        ParallelismFragment f;
+        f.from = fragment_site(fe, "from", p);
+        f.to = fragment_site(fe, "to", p);
+        const Attribute& label = attr(fe, "label");
+        f.label = u32(fe, "label");
+        if (f.label != 0 && !listed_id(p.labels, f.label))
+            fail(label.line, "<fragment>: label " + num_text(f.label) +
+                                 " is not 0 (none) or a listed label (no <label id=\"" + num_text(f.label) + "\">)");
+        f.count = u64(fe, "count");
+        if (f.count == 0)
+            fail(attr(fe, "count").line, "<fragment>: attribute 'count' is 0 (a fragment holds at least one W node)");
+        f.work = u64(fe, "work");
+        f.serial = u64(fe, "serial");
+        if (f.serial > f.work)
+            fail(attr(fe, "serial").line, "<fragment>: serial (" + num_text(f.serial) + ") is more than work (" +
+                                              num_text(f.work) + ") (its serial work is part of its work)");
+        auto [at, fresh] = seen.try_emplace(std::make_tuple(f.from, f.to, f.label), fe.line);
+        if (!fresh)
+            fail(fe.line, "<fragment>: a second fragment " + fragment_key(f) + " (the first is at line " +
+                              num_text(static_cast<uint64_t>(at->second)) + ")");
+        if (!p.fragments.empty()) {
+            const ParallelismFragment& last = p.fragments.back();
+            bool after = last.serial > f.serial ||
+                         (last.serial == f.serial && std::tie(last.from, last.to, last.label) <
+                                                         std::tie(f.from, f.to, f.label));
+            if (!after)
+                fail(fe.line, "<fragment>: (serial " + num_text(f.serial) + ", " + fragment_key(f).substr(1) +
+                                  " after (serial " + num_text(last.serial) + ", " + fragment_key(last).substr(1) +
+                                  " (fragments are listed most serial first, then in ascending from, to and label)");
+        }
+        p.fragments.push_back(f);
+    }
+}
+
+// The critical path's serial work is shared out twice: among the program
+// and its directives, and among the fragments. Both add up to the span.
+void check_parallelism_sums(const Element& e, const Element& program, const Parallelism& p) {
+    uint64_t directives = 0;
+    for (const ParallelismDirective& d : p.directives)
+        if (!add_checked(directives, d.serial))
+            fail(program.line, "<parallelism>: the serial work of the directives overflows a 64-bit sum");
+    uint64_t serial = p.serial;
+    if (!add_checked(serial, directives))
+        fail(program.line, "<parallelism>: the serial work of the program and its directives overflows a 64-bit sum");
+    if (serial != p.span)
+        fail(program.line, "<parallelism>: the serial work of the program (" + num_text(p.serial) +
+                               ") and of its directives (" + num_text(directives) + ") adds up to " +
+                               num_text(serial) + ", not the program's span (" + num_text(p.span) +
+                               ") (each W node of the critical path belongs to the program or to one directive)");
+    uint64_t fragments = 0;
+    for (const ParallelismFragment& f : p.fragments)
+        if (!add_checked(fragments, f.serial))
+            fail(e.line, "<parallelism>: the serial work of the fragments overflows a 64-bit sum");
+    if (fragments != p.span)
+        fail(e.line, "<parallelism>: the serial work of the fragments adds up to " + num_text(fragments) +
+                         ", not the program's span (" + num_text(p.span) + ") (the fragments are the critical path)");
+}
+
+// <parallelism>: after the region profile, whose regions its sites name.
+void read_parallelism(const Element& e, Document& d) {
+    if (!d.region_profile)
+        fail(e.line, "<parallelism>: the document has no <region-profile> (the parallelism profile's sites name its "
+                     "regions)");
+    container(e);
+    Parallelism p;
+    p.measure = one_of(e, "measure", {"cycles", "instructions"});
+    p.burden = u64(e, "burden");
+    p.nodes = u64(e, "nodes");
+    p.w_nodes = u64(e, "w-nodes");
+    if (p.w_nodes > p.nodes)
+        fail(attr(e, "w-nodes").line, "<parallelism>: w-nodes (" + num_text(p.w_nodes) + ") is more than nodes (" +
+                                          num_text(p.nodes) + ") (W nodes are nodes of the graph)");
+    p.dependences = u64(e, "dependences");
+    p.complete = boolean(e, "complete");
+    p.lost_work = u64(e, "lost-work");
+    if (p.complete && p.lost_work != 0)
+        fail(attr(e, "lost-work").line, "<parallelism>: lost-work is " + num_text(p.lost_work) +
+                                            " but complete=\"true\" (work is lost only when the node limit was "
+                                            "reached)");
+    if (const Attribute* log = e.attribute("log")) {
+        if (log->value.empty())
+            fail(log->line, "<parallelism>: attribute 'log' is empty (it is left out when no log was written)");
+        p.log = log->value;
+    }
+    const Element& program = one(e, "program");
+    container(program);
+    p.work = u64(program, "work");
+    p.span = u64(program, "span");
+    p.burdened_span = u64(program, "burdened-span");
+    p.serial = u64(program, "serial");
+    check_spans(program, "<program>", p.work, p.span, p.burdened_span);
+    read_parallelism_labels(e, p);
+    read_parallelism_sites(e, *d.region_profile, p);
+    read_parallelism_directives(e, p);
+    read_parallelism_fragments(e, p);
+    check_parallelism_sums(e, program, p);
+    d.parallelism = std::move(p);
+}
+
 void read_document(const Element& root, Document& d) {
     if (root.name != "ompsim-profile") fail(0, "not an ompsim profile (root element is " + tag(root) + ")");
 
@@ -2017,6 +2308,7 @@ void read_document(const Element& root, Document& d) {
     const Element* data_structures = optional_one(root, "data-structures");
     const Element* region_profile = optional_one(root, "region-profile");
     const Element* event_flow = optional_one(root, "event-flow");
+    const Element* parallelism = optional_one(root, "parallelism");
     read_run(run, d.run);
     read_machine(machine, d.machine);
     read_events(events, d.events);
@@ -2033,6 +2325,7 @@ void read_document(const Element& root, Document& d) {
     if (data_structures) read_data_structures(*data_structures, d);
     if (region_profile) read_region_profile(*region_profile, d);
     if (event_flow) read_event_flow(*event_flow, d);
+    if (parallelism) read_parallelism(*parallelism, d);
 }
 
 }  // namespace

@@ -156,6 +156,25 @@
 // edges are one walk from S0: one edge from S0 with count 1, and every
 // signature entered as often as left, but for the thread's last one.
 //
+// OpenMP runs end in the parallelism profile of the run's series-parallel
+// graph (OMP-WHIP's, docs/parallelism.md), after the event flow graph if
+// there is one, else after the region profile (docs/output-format.md,
+// "<parallelism>"):
+//
+//   <parallelism measure="cycles" burden="15000" nodes="41" w-nodes="24"
+//                dependences="0" complete="true" lost-work="0" log="ospg.log">   log: optional
+//     <program work="7500" span="1800" burdened-span="46800" serial="1500"/>
+//     <site id="1" region="R00002"/>                      ascending id from 1
+//     <site id="3" label="1" edge="begin" file="prime.c" line="15"/>
+//     <label id="1" name="inner"/>                         ascending id from 1
+//     <directive site="2" instances="1" work="6000" span="300" burdened-span="45300"
+//                serial="300"/>                            ascending site
+//     <fragment from="0" to="1" label="0" count="1" work="1000" serial="1000"/>
+//   </parallelism>                    fragments: most serial first, then (from, to, label)
+//
+// The serial work of the program and of its directives adds up to the
+// program's span, and so does that of the fragments (the critical path).
+//
 // The reader checks ids (unique, below `cores`), the threads' sum, and the
 // coherence sums: <coherence> equals the sums over the cores' private caches,
 // and every invalidation and cache-to-cache transfer has a sender and a
@@ -610,7 +629,10 @@ struct LoadError {
 // indexes and miss counts that shrink level by level; in the multi-core
 // parts the ids, the threads' sum and the coherence sums; in the region
 // profile the lists' lengths, ids, order, the parents and predecessors and the
-// sums of execT and execC. Foreign XML,
+// sums of execT and execC; in the event flow graph the references, order and
+// each thread's walk; in the parallelism profile the references, order,
+// spans at most the work and burdened spans at least the span, and the two
+// sums equal to the span. Foreign XML,
 // truncated files and corrupt values are errors, never partial documents.
 bool load_file(const std::string& path, Document& doc, LoadError& err);
 bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);

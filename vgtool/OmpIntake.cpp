@@ -1,5 +1,7 @@
 #include "OmpIntake.h"
 
+#include "OspgService.h"
+
 #include "EventSites.h"
 #include "IdMap.h"
 #include "OmpEvents.h"
@@ -90,6 +92,7 @@ T* zalloc(SizeT n = 1) {
 
 Unit* new_unit(UnitKind kind, Team* team) {
     Unit* u = zalloc<Unit>();
+    u->ospg = 0xffffffffu;
     u->kind = kind;
     u->team = team;
     u->s = stream::create(u);
@@ -656,8 +659,15 @@ void handle_event(ThreadId tid, const UWord* args) {
         case OMP_EV_TASK_DEPENDENCES:
             copy_deps(static_cast<Unit*>(g_tasks.get(args[2])), (Addr)args[3], args[4]);
             break;
-        case OMP_EV_TASK_DEPENDENCE:
+        case OMP_EV_TASK_DEPENDENCE: {
+            Unit* src = static_cast<Unit*>(g_tasks.get(args[2]));
+            Unit* sink = static_cast<Unit*>(g_tasks.get(args[3]));
+            // The runtime's own pairs: the OSPG's dependence edges besides
+            // the replay's (which match dependences by address).
+            if (src && sink && src != sink && src->kind == UnitKind::Task && sink->kind == UnitKind::Task)
+                ospgsvc::runtime_dependence(src, sink);
             break;
+        }
         case OMP_EV_TASK_SCHEDULE: {
             Unit* prior = static_cast<Unit*>(g_tasks.get(args[2]));
             Unit* next = static_cast<Unit*>(g_tasks.get(args[4]));
@@ -717,6 +727,13 @@ void user_region(ThreadId tid, bool begin, const HChar* name, Addr where) {
 void point_event(ThreadId tid, const HChar* name, ULong size, Long partner, Addr where) {
     if (!g_streaming) return;
     emit(tid, kMkRegion, eventsites::site(name, where), regionsvc::pack_point(partner >= 0, (Int)partner), size);
+    replay::advance();
+}
+
+void whatif(ThreadId tid, bool begin, const HChar* label, Addr where) {
+    if (!g_streaming || !ospgsvc::enabled()) return;
+    u32 id = ospgsvc::label_id(label);
+    emit(tid, kMkWhatIf, ospgsvc::whatif_site(id, begin, where), begin ? id : 0);
     replay::advance();
 }
 

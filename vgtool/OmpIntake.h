@@ -39,6 +39,8 @@ void user_region(ThreadId tid, bool begin, const HChar* name, Addr where);
 // OMPSIM_EVENT of thread `tid` (an MPI call reported by the preload too): a
 // point event for the event flow graph, `partner` < 0 for none.
 void point_event(ThreadId tid, const HChar* name, ULong size, Long partner, Addr where);
+// OMPSIM_WHATIF_BEGIN/END(label) at `where` (OspgService.h).
+void whatif(ThreadId tid, bool begin, const HChar* label, Addr where);
 // Valgrind's thread events.
 void thread_created(ThreadId parent, ThreadId child);
 void thread_exiting(ThreadId tid);

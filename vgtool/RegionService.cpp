@@ -2,6 +2,7 @@
 
 #include "CoreSim.h"
 #include "EventSites.h"
+#include "OspgService.h"
 #include "Replay.h"
 
 namespace ompsim {
@@ -56,6 +57,11 @@ void marker(u32 slot, u32 core, uptr a, uptr b, uptr c) {
         return;
     }
     prof().event(slot, ev, (u32)a, regions::RegionType((b >> 8) & 0xff), (u64)c, (u32)((b >> 16) & 0xffff), now);
+    if (ospgsvc::enabled()) {
+        const regions::Node* at = prof().node_of(slot);
+        ospgsvc::region(slot, ev, (u32)a, regions::RegionType((b >> 8) & 0xff), (u32)((b >> 16) & 0xffff),
+                        at ? at->region : regions::kNoRegion);
+    }
     const regions::Node* in = prof().entered();
     if (in && g_flow_components) g_flow.event(slot, flow::Event{in->region, false, false, in->id, flow::kNoSite, 0, 0}, now.cycles);
 }

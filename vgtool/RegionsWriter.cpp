@@ -2,6 +2,7 @@
 
 #include "CoreSim.h"
 #include "EventSites.h"
+#include "OspgService.h"
 #include "ProfileWriter.h"
 #include "RegionService.h"
 #include "RegionTable.h"
@@ -151,6 +152,7 @@ void put_region_profile(VgFile* fp, const HierarchyConfig& cfg) {
     }
     VG_(fprintf)(fp, "  </region-profile>\n");
     put_event_flow(fp, number);
+    ospgsvc::put_parallelism(fp, number);
     VG_(free)(number);
     VG_(free)(order);
 }

@@ -1,6 +1,7 @@
 #include "Replay.h"
 
 #include "CoreSim.h"
+#include "OspgService.h"
 #include "RegionService.h"
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
@@ -85,6 +86,7 @@ void push(Slot* s, Unit* u, SlotState resume) {
     s->stack[s->depth++] = u;
     s->state = SlotState::Running;
     ++g_progress;
+    ospgsvc::unit_begin(s->index, u);
 }
 
 Lock* find_lock(uptr id) {
@@ -181,11 +183,17 @@ void link_dependences(Unit* u) {
                     prev_writes |= writes(prev->deps[e].type);
                 }
             if (!touches) continue;
+            // The OSPG keeps the edge even when prev already ran: it is the
+            // program's order, not the replay's.
             if (prev_writes) {
+                ospgsvc::dependence(prev, u);
                 add_edge(prev, u);
                 break;  // everything earlier is ordered before prev
             }
-            if (w) add_edge(prev, u);  // a reader since the last writer
+            if (w) {  // a reader since the last writer
+                ospgsvc::dependence(prev, u);
+                add_edge(prev, u);
+            }
         }
     }
     reserve(sib.list, sib.cap, sib.n + 1, 16, "ompsim.replay");
@@ -215,6 +223,7 @@ void task_finished(Unit* u) {
 
 // The unit on top of the slot has been replayed completely.
 void finish_unit(Slot* s) {
+    ospgsvc::unit_end(s->index, s->stack[s->depth - 1]);
     Unit* u = s->stack[--s->depth];
     SlotState resume = s->saved[s->depth];
     ++g_progress;
@@ -342,6 +351,7 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
                 coresim::wait_until(w->core, now);
             }
             s->team = t;
+            ospgsvc::fork(s->index, t);
             push(s, t->members[0], SlotState::Running);
             restart_round(t);
             return Step::Turn;
@@ -353,6 +363,7 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
             return Step::Blocked;
         }
         case kMkBarrier: {
+            if (top(s) && top(s)->kind == UnitKind::Implicit) ospgsvc::barrier(s->index);
             Team* t = s->team;
             if (!t || !t->forked || t->size < 2) return Step::Turn;
             s->wait_gen = t->barrier_gen;
@@ -425,6 +436,7 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
                 u->desc_canon = creator->child_canon;
                 creator->child_len = 0;
             }
+            ospgsvc::task_created(s->index, u);
             task_created(s, u);
             if (u->undeferred)
                 push(s, u, SlotState::Running);
@@ -433,12 +445,14 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
             return Step::Turn;
         }
         case kMkTaskwait: {
+            ospgsvc::taskwait(s->index);
             Unit* u = top(s);
             if (!u || !u->children_pending) return Step::Turn;
             s->state = SlotState::Taskwait;
             return Step::Blocked;
         }
         case kMkTaskgroupEnd: {
+            ospgsvc::taskwait(s->index);
             Unit* u = top(s);
             if (!u || !u->descendants_pending) return Step::Turn;
             s->state = SlotState::Taskgroup;
@@ -447,10 +461,14 @@ Step marker(Slot* s, u32 kind, uptr a, uptr b, uptr c) {
         case kMkRegion:
             regionsvc::marker(s->index, s->core, a, b, c);
             return Step::Turn;
+        case kMkWhatIf:
+            ospgsvc::whatif(s->index, (u32)a, (u32)b);
+            return Step::Turn;
         case kMkSpawn: {
             Unit* u = reinterpret_cast<Unit*>(a);
             Slot* w = new_slot();
             push(w, u, SlotState::Running);
+            ospgsvc::spawned(s->index, w->index, u);
             coresim::wait_until(w->core, clock_of(s));
             return Step::Turn;
         }
@@ -629,6 +647,7 @@ void finish() {
         }
     }
     regionsvc::finish();
+    ospgsvc::finish();
 }
 
 void not_deterministic(const HChar* reason) {

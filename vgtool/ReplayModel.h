@@ -30,6 +30,7 @@ enum MarkerKind : u32 {
                        // next kMkTask's descriptor, or with c = 1 the running
                        // task's own (TaskDescriptors.h)
     kMkRegion,         // a region event for the region profiler (RegionService.h)
+    kMkWhatIf,         // a = OSPG site, b = label (0: the end): a what-if annotation (OspgService.h)
 };
 
 struct Team;
@@ -85,6 +86,8 @@ struct Unit {
     // task yet (kMkTaskMemory .. kMkTask) likewise (TaskDescriptors.h).
     Addr desc_lo, desc_len, desc_canon;
     Addr child_lo, child_len, child_canon;
+    u32 ospg;              // task, non-OpenMP thread: its P node in the OSPG (OspgService.h;
+                           // 0xffffffff until the replay created it)
 };
 
 struct Loop {
@@ -122,6 +125,7 @@ struct Team {
     Unit* ready_tail;
     u32 barrier_gen;       // barriers completed
     struct Slot** slots;   // slots[k] runs member k (allocated at fork)
+    u32 ospg;              // the team's handle in the OSPG builder (OspgService.h)
 };
 
 }  // namespace ompsim

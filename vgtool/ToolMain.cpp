@@ -6,6 +6,7 @@
 #include "MachineConfig.h"
 #include "OmpEvents.h"
 #include "OmpIntake.h"
+#include "OspgService.h"
 #include "ProfileWriter.h"
 #include "RegionService.h"
 #include "Replay.h"
@@ -29,6 +30,8 @@ MachineBuilder g_builder;
 HierarchyConfig g_cfg;
 const HChar* g_machine_name;
 const HChar* g_cachegrind_out;  // --cachegrind-out-file, null = none
+ospgsvc::Options g_ospg;         // --ospg, --ospg-work, --ospg-burden, --ospg-max-nodes, --ospg-log
+const HChar* g_ospg_log;         // --ospg-log as given (%p not expanded)
 const HChar* g_output_file;     // --output-file, the profile document
 bool g_collect_at_start;        // --collect-atstart
 bool g_collecting;              // instrumentation is on
@@ -141,6 +144,27 @@ Bool process_option(const HChar* arg) {
             fatal_user_error("--event-flow: expected no or a comma list of region, callsite, size, partner, thread");
         return True;
     }
+    if (yes_no_option(arg, "--ospg", &g_ospg.enabled)) return True;
+    if (starts_with(arg, "--ospg-work=")) {
+        const HChar* v = arg + 12;
+        if (VG_(strcmp)(v, "cycles") != 0 && VG_(strcmp)(v, "instructions") != 0)
+            fatal_user_error("--ospg-work: expected cycles or instructions");
+        g_ospg.instructions = VG_(strcmp)(v, "instructions") == 0;
+        return True;
+    }
+    if (number_option(arg, "--ospg-burden", 0, 1000000000000ull, &num)) {
+        g_ospg.burden = num;
+        return True;
+    }
+    if (number_option(arg, "--ospg-max-nodes", 0, 0xfffffff0u, &num)) {
+        g_ospg.max_nodes = (UInt)num;
+        return True;
+    }
+    if (starts_with(arg, "--ospg-log=")) {
+        g_ospg_log = arg + 11;
+        if (!g_ospg_log[0]) fatal_user_error("--ospg-log: expected a file name");
+        return True;
+    }
     if (number_option(arg, "--rank", 0, 0x7fffffff, &num)) {
         g_rank = (Long)num;
         return True;
@@ -196,6 +220,11 @@ void print_usage() {
         "                              callsite, size, partner, thread [region,callsite,size,partner]\n"
         "    --rank=N                  the process's rank in an MPI job [from OMPI_COMM_WORLD_RANK,\n"
         "                              PMIX_RANK, PMI_RANK, MV2_COMM_WORLD_RANK or SLURM_PROCID]\n"
+        "    --ospg=yes|no             the OpenMP series-parallel graph and parallelism profile [yes]\n"
+        "    --ospg-work=cycles|instructions  a W node's work [cycles]\n"
+        "    --ospg-burden=N           burden per P node for the burdened span [15000]\n"
+        "    --ospg-max-nodes=N        at most N OSPG nodes (48 B each); 0 = no limit [4000000]\n"
+        "    --ospg-log=FILE           write the whole OSPG to FILE for ompsim-report whatif (%%p = pid)\n"
         "    --cachegrind-out-file=F   also write Cachegrind-format costs to F (%%p = pid)\n");
 }
 
@@ -317,6 +346,11 @@ void post_clo_init() {
     // Last, so that a run refused for another reason leaves no empty file.
     HChar* doc = check_output_file("--output-file", g_output_file, nullptr);
     if (g_cachegrind_out) VG_(free)(check_output_file("--cachegrind-out-file", g_cachegrind_out, doc));
+    if (g_ospg_log) {
+        if (!g_ospg.enabled) fatal_user_error("--ospg-log: there is no OSPG to write with --ospg=no");
+        g_ospg.log = check_output_file("--ospg-log", g_ospg_log, doc);
+    }
+    ospgsvc::configure(g_ospg);
     VG_(free)(doc);
 }
 
@@ -398,6 +432,7 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             if (!g_cfg.cachegrind) sim::g_machine.reset_stats();
             coresim::zero_counters();
             regionsvc::zero();
+            ospgsvc::zero();
             break;
         case OMPSIM_USERREQ_HEAP_ALLOC:
             ds::heap_alloc(tid, (Addr)args[1], (SizeT)args[2]);
@@ -427,6 +462,12 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             start_streaming();
             omp::user_region(tid, args[0] == OMPSIM_USERREQ_REGION_BEGIN,
                              args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", VG_(get_IP)(tid));
+            break;
+        case OMPSIM_USERREQ_WHATIF_BEGIN:
+        case OMPSIM_USERREQ_WHATIF_END:
+            start_streaming();
+            omp::whatif(tid, args[0] == OMPSIM_USERREQ_WHATIF_BEGIN,
+                        args[1] ? reinterpret_cast<const HChar*>(args[1]) : "(unnamed)", VG_(get_IP)(tid));
             break;
         case OMPSIM_USERREQ_EVENT:
             start_streaming();

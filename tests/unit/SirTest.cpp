@@ -1,7 +1,8 @@
 // The profile document of sir/Document.h: the canonical text (byte-exact
 // round trip of tests/sir/minimal.xml, structures.xml, multicore.xml with the
-// parts of multi-core runs, regions.xml with the region profile and
-// eventflow*.xml with the event flow graph), reading any XML layout, escaping,
+// parts of multi-core runs, regions.xml with the region profile,
+// eventflow*.xml with the event flow graph and parallelism.xml with the
+// parallelism profile), reading any XML layout, escaping,
 // every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
 // in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
 // xmllint, skipped when it is not installed). The reader parses with
@@ -285,6 +286,58 @@ void expect_same_event_flow(const std::optional<EventFlow>& a, const std::option
     }
 }
 
+void expect_same_parallelism(const std::optional<Parallelism>& a, const std::optional<Parallelism>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    EXPECT_EQ(a->measure, b->measure);
+    EXPECT_EQ(a->burden, b->burden);
+    EXPECT_EQ(a->nodes, b->nodes);
+    EXPECT_EQ(a->w_nodes, b->w_nodes);
+    EXPECT_EQ(a->dependences, b->dependences);
+    EXPECT_EQ(a->complete, b->complete);
+    EXPECT_EQ(a->lost_work, b->lost_work);
+    EXPECT_EQ(a->log, b->log);
+    EXPECT_EQ(a->work, b->work);
+    EXPECT_EQ(a->span, b->span);
+    EXPECT_EQ(a->burdened_span, b->burdened_span);
+    EXPECT_EQ(a->serial, b->serial);
+    ASSERT_EQ(a->sites.size(), b->sites.size());
+    for (size_t i = 0; i < a->sites.size(); ++i) {
+        const ParallelismSite &x = a->sites[i], &y = b->sites[i];
+        EXPECT_EQ(x.id, y.id);
+        EXPECT_EQ(x.region, y.region);
+        EXPECT_EQ(x.label, y.label);
+        EXPECT_EQ(x.edge, y.edge);
+        EXPECT_EQ(x.file, y.file);
+        EXPECT_EQ(x.line, y.line);
+    }
+    ASSERT_EQ(a->labels.size(), b->labels.size());
+    for (size_t i = 0; i < a->labels.size(); ++i) {
+        EXPECT_EQ(a->labels[i].id, b->labels[i].id);
+        EXPECT_EQ(a->labels[i].name, b->labels[i].name);
+    }
+    ASSERT_EQ(a->directives.size(), b->directives.size());
+    for (size_t i = 0; i < a->directives.size(); ++i) {
+        const ParallelismDirective &x = a->directives[i], &y = b->directives[i];
+        EXPECT_EQ(x.site, y.site);
+        EXPECT_EQ(x.instances, y.instances);
+        EXPECT_EQ(x.work, y.work);
+        EXPECT_EQ(x.span, y.span);
+        EXPECT_EQ(x.burdened_span, y.burdened_span);
+        EXPECT_EQ(x.serial, y.serial);
+    }
+    ASSERT_EQ(a->fragments.size(), b->fragments.size());
+    for (size_t i = 0; i < a->fragments.size(); ++i) {
+        const ParallelismFragment &x = a->fragments[i], &y = b->fragments[i];
+        EXPECT_EQ(x.from, y.from);
+        EXPECT_EQ(x.to, y.to);
+        EXPECT_EQ(x.label, y.label);
+        EXPECT_EQ(x.count, y.count);
+        EXPECT_EQ(x.work, y.work);
+        EXPECT_EQ(x.serial, y.serial);
+    }
+}
+
 void expect_same(const Document& a, const Document& b) {
     EXPECT_EQ(a.format_version, b.format_version);
     EXPECT_EQ(a.tool_version, b.tool_version);
@@ -360,6 +413,7 @@ void expect_same(const Document& a, const Document& b) {
     expect_same_multicore(a, b);
     expect_same_region_profile(a.region_profile, b.region_profile);
     expect_same_event_flow(a.event_flow, b.event_flow);
+    expect_same_parallelism(a.parallelism, b.parallelism);
 }
 
 Cache cache(const char* name, int level, const char* side, uint64_t size, uint32_t assoc,
@@ -928,6 +982,44 @@ const std::vector<BadFile>& bad_files() {
          "<threads>: the threads' <costs> do not add up to <totals> (Ir is 3680, the threads add up to 3679)",
          false},
         {"mc-unknown-coherence.xml", 7, "<machine>: attribute 'coherence' is not one of mesi, none: 'moesi'", true},
+        {"par-burdened-span.xml", 117,
+         "<program>: burdened-span (4000) is less than span (4150) (burdens only add to the span)", false},
+        {"par-directive-order.xml", 126,
+         "<directive>: site 1 after site 2 (directives are listed in ascending site, each once)", false},
+        {"par-directive-site.xml", 126, "<directive>: site 7 is not listed (no <site id=\"7\">)", true},
+        {"par-fragment-duplicate.xml", 136,
+         "<fragment>: a second fragment (from 3, to 4, label 0) (the first is at line 135)", true},
+        {"par-fragment-order.xml", 136,
+         "<fragment>: (serial 30, from 3, to 4, label 0) after (serial 30, from 4, to 1, label 0) (fragments are "
+         "listed most serial first, then in ascending from, to and label)",
+         false},
+        {"par-fragment-site.xml", 131,
+         "<fragment>: from 9 is not 0 (the program) or a listed site (no <site id=\"9\">)", false},
+        {"par-fragment-sum.xml", 116,
+         "<parallelism>: the serial work of the fragments adds up to 4140, not the program's span (4150) (the "
+         "fragments are the critical path)",
+         false},
+        {"par-lost-work.xml", 116,
+         "<parallelism>: lost-work is 100 but complete=\"true\" (work is lost only when the node limit was reached)",
+         false},
+        {"par-measure.xml", 116, "<parallelism>: attribute 'measure' is not one of cycles, instructions: 'time'", true},
+        {"par-no-region-profile.xml", 68,
+         "<parallelism>: the document has no <region-profile> (the parallelism profile's sites name its regions)",
+         false},
+        {"par-serial-sum.xml", 117,
+         "<parallelism>: the serial work of the program (1500) and of its directives (2651) adds up to 4151, not "
+         "the program's span (4150) (each W node of the critical path belongs to the program or to one directive)",
+         false},
+        {"par-site-both.xml", 119,
+         "<site id=\"2\">: both 'region' and 'label' (a site is a region of the region profile or a what-if "
+         "annotation, not both)",
+         false},
+        {"par-site-order.xml", 121, "<site>: id 3 after site 4 (sites are listed in ascending id, each once)", false},
+        {"par-unknown-label.xml", 123, "<site id=\"6\">: label 2 is not listed (no <label id=\"2\">)", true},
+        {"par-unknown-region.xml", 121,
+         "<site id=\"4\">: region 'R00009' is not listed in <region-profile> (no <region id=\"R00009\">)", false},
+        {"par-w-nodes.xml", 116,
+         "<parallelism>: w-nodes (39) is more than nodes (38) (W nodes are nodes of the graph)", false},
         {"rp-bad-type.xml", 71,
          "<region>: attribute 'type' is not one of PARALLEL, LOOP, SECTIONS, SINGLE, MASTER, CRITICAL, LOCK, "
          "BARRIER, TASK, TASKWAIT, TASKGROUP, ORDERED, REDUCTION, REGION, FUNCTION: 'DO'",
@@ -2965,6 +3057,404 @@ TEST(SirSchema, EventFlowIsChecked) {
     std::string later = replace(f, "<edge from=\"S0\" to=\"S1\"", "<edge weight=\"1\" from=\"S0\" to=\"S1\"");
     later = replace(later, "<signature id=\"S2\"", "<signature time=\"3\" id=\"S2\"");
     later = replace(later, "<event-flow ", "<event-flow clock=\"core\" ");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), f);
+}
+
+// --------------------------------------------------- the parallelism profile
+
+std::string parallelism_fixture() {
+    std::string text = read_bytes(src_path("tests/sir/parallelism.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/parallelism.xml not found under " << srcdir();
+    return text;
+}
+
+// On small_profile: the user region R00001 as site 1 (two instances), a
+// what-if label with characters to escape around code in a&b.c; program
+// 40 serial + the region's 30 = span 70; fragments 40 + 30 = 70.
+Parallelism small_parallelism() {
+    Parallelism p;
+    p.measure = "instructions";
+    p.burden = 25;
+    p.nodes = 9;
+    p.w_nodes = 5;
+    p.dependences = 1;
+    p.log = "o<1>.log";
+    p.work = 90;
+    p.span = 70;
+    p.burdened_span = 130;
+    p.serial = 40;
+    ParallelismSite region;
+    region.id = 1;
+    region.region = "R00001";
+    ParallelismSite begin;
+    begin.id = 2;
+    begin.label = 1;
+    begin.edge = "begin";
+    begin.file = "a&b.c";
+    begin.line = 3;
+    ParallelismSite end = begin;
+    end.id = 3;
+    end.edge = "end";
+    end.line = 7;
+    p.sites = {region, begin, end};
+    p.labels = {ParallelismLabel{1, "x<\"&\">"}};
+    p.directives = {ParallelismDirective{1, 2, 60, 40, 100, 30}};
+    p.fragments = {ParallelismFragment{0, 1, 0, 1, 40, 40}, ParallelismFragment{2, 3, 1, 2, 30, 30}};
+    return p;
+}
+
+TEST(Sir, ParallelismFixtureRoundTripIsByteExact) {
+    std::string text = parallelism_fixture();
+    Document d = load_ok(text);
+    ASSERT_TRUE(d.parallelism.has_value());
+    EXPECT_EQ(to_xml(d), text);
+    // Without the section the document is the region profile's fixture.
+    Document without = d;
+    without.parallelism.reset();
+    EXPECT_EQ(to_xml(without), regions_fixture());
+}
+
+// The fixture: the run of regions.xml as an OSPG (docs/output-format.md,
+// "<parallelism>", derives the figures): 1,000 cycles of serial code, the
+// parallel region (2 members) with a dynamic loop of 4 chunks of 1,500
+// cycles (100, 1,200 in the what-if region 'inner', 200), then the
+// critical and master sections, 500 cycles of serial code.
+TEST(Sir, ParallelismFixtureContents) {
+    Document d = load_ok(parallelism_fixture());
+    ASSERT_TRUE(d.parallelism.has_value());
+    const Parallelism& p = *d.parallelism;
+    EXPECT_EQ(p.measure, "cycles");
+    EXPECT_EQ(p.burden, 500u);
+    EXPECT_EQ(p.nodes, 38u);
+    EXPECT_EQ(p.w_nodes, 24u);
+    EXPECT_EQ(p.dependences, 0u);
+    EXPECT_TRUE(p.complete);
+    EXPECT_EQ(p.lost_work, 0u);
+    EXPECT_EQ(p.log, "regions.ospg");
+    EXPECT_EQ(p.work, 9010u);
+    EXPECT_EQ(p.span, 4150u);
+    EXPECT_EQ(p.burdened_span, 6150u);
+    EXPECT_EQ(p.serial, 1500u);
+    ASSERT_EQ(p.sites.size(), 6u);
+    EXPECT_EQ(p.sites[0].id, 1u);
+    EXPECT_EQ(p.sites[0].region, "R00002");
+    EXPECT_EQ(p.sites[0].label, 0u);
+    EXPECT_EQ(p.sites[0].edge, "");
+    EXPECT_EQ(p.sites[4].region, "");
+    EXPECT_EQ(p.sites[4].label, 1u);
+    EXPECT_EQ(p.sites[4].edge, "begin");
+    EXPECT_EQ(p.sites[4].file, "/src/regions.c");
+    EXPECT_EQ(p.sites[4].line, 19u);
+    EXPECT_EQ(p.sites[5].edge, "end");
+    ASSERT_EQ(p.labels.size(), 1u);
+    EXPECT_EQ(p.labels[0].id, 1u);
+    EXPECT_EQ(p.labels[0].name, "inner");
+    ASSERT_EQ(p.directives.size(), 2u);
+    const ParallelismDirective& loop = p.directives[1];
+    EXPECT_EQ(loop.site, 2u);
+    EXPECT_EQ(loop.instances, 1u);
+    EXPECT_EQ(loop.work, 6000u);
+    EXPECT_EQ(loop.span, 1500u);
+    EXPECT_EQ(loop.burdened_span, 3000u);
+    EXPECT_EQ(loop.serial, 1500u);
+    ASSERT_EQ(p.fragments.size(), 10u);
+    const ParallelismFragment& inner = p.fragments[0];
+    EXPECT_EQ(inner.from, 5u);
+    EXPECT_EQ(inner.to, 6u);
+    EXPECT_EQ(inner.label, 1u);
+    EXPECT_EQ(inner.count, 1u);
+    EXPECT_EQ(inner.serial, 1200u);
+    EXPECT_EQ(p.fragments[2].count, 3u);
+    EXPECT_EQ(p.fragments[3].to, 0u);
+    // The two shares of the critical path.
+    uint64_t serial = p.serial, fragments = 0;
+    for (const ParallelismDirective& x : p.directives) serial += x.serial;
+    for (const ParallelismFragment& f : p.fragments) fragments += f.serial;
+    EXPECT_EQ(serial, p.span);
+    EXPECT_EQ(fragments, p.span);
+}
+
+TEST(Sir, ParallelismToXmlToParallelism) {
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    d.event_flow = small_flow();
+    d.parallelism = small_parallelism();
+    std::string text = to_xml(d);
+    // After the event flow graph.
+    EXPECT_NE(text.find("  </event-flow>\n"
+                        "  <parallelism measure=\"instructions\" burden=\"25\" nodes=\"9\" w-nodes=\"5\" "
+                        "dependences=\"1\" complete=\"true\" lost-work=\"0\" log=\"o&lt;1&gt;.log\">\n"
+                        "    <program work=\"90\" span=\"70\" burdened-span=\"130\" serial=\"40\"/>\n"
+                        "    <site id=\"1\" region=\"R00001\"/>\n"
+                        "    <site id=\"2\" label=\"1\" edge=\"begin\" file=\"a&amp;b.c\" line=\"3\"/>\n"
+                        "    <site id=\"3\" label=\"1\" edge=\"end\" file=\"a&amp;b.c\" line=\"7\"/>\n"
+                        "    <label id=\"1\" name=\"x&lt;&quot;&amp;&quot;&gt;\"/>\n"
+                        "    <directive site=\"1\" instances=\"2\" work=\"60\" span=\"40\" burdened-span=\"100\" "
+                        "serial=\"30\"/>\n"
+                        "    <fragment from=\"0\" to=\"1\" label=\"0\" count=\"1\" work=\"40\" serial=\"40\"/>\n"
+                        "    <fragment from=\"2\" to=\"3\" label=\"1\" count=\"2\" work=\"30\" serial=\"30\"/>\n"
+                        "  </parallelism>\n"
+                        "</ompsim-profile>\n"),
+              std::string::npos)
+        << text;
+    Document back = load_ok(text);
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), text);
+
+    // Without the event flow graph: after the region profile; no log, not
+    // complete, an empty profile.
+    d.event_flow.reset();
+    Parallelism empty;
+    empty.burden = 15000;
+    empty.nodes = 4000000;
+    empty.complete = false;
+    empty.lost_work = 12345;
+    d.parallelism = empty;
+    text = to_xml(d);
+    EXPECT_NE(text.find("  </region-profile>\n"
+                        "  <parallelism measure=\"cycles\" burden=\"15000\" nodes=\"4000000\" w-nodes=\"0\" "
+                        "dependences=\"0\" complete=\"false\" lost-work=\"12345\">\n"
+                        "    <program work=\"0\" span=\"0\" burdened-span=\"0\" serial=\"0\"/>\n"
+                        "  </parallelism>\n"
+                        "</ompsim-profile>\n"),
+              std::string::npos)
+        << text;
+    expect_same(d, load_ok(text));
+}
+
+// Any layout reads the same: the section first, its children in another
+// order, attributes in another order and quoted with ', white space around
+// numbers, booleans and region ids, comments, unknown elements and attributes.
+TEST(Sir, ParallelismInAnyLayout) {
+    const std::string f = parallelism_fixture();
+    std::string section = section_of(f, "  <parallelism ", "  </parallelism>\n");
+    std::string t = f;
+    t.erase(t.find(section), section.size());
+    std::string fragments =
+        section_of(section, "    <fragment from=\"5\"", "<fragment from=\"4\" to=\"1\" label=\"0\" count=\"1\" work=\"30\" serial=\"30\"/>\n");
+    std::string moved = section;
+    moved.erase(moved.find(fragments), fragments.size());
+    moved = replace(moved, "    <site id=\"1\"", "<!-- fragments first -->\n" + fragments + "    <future/>\n    <site id=\"1\"");
+    moved = replace(moved, "    <program work=\"9010\" span=\"4150\" burdened-span=\"6150\" serial=\"1500\"/>\n", "");
+    moved = replace(moved, "  </parallelism>\n",
+                    "    <program serial=' 1500' burdened-span='6150 ' span=\"04150\" work='9010' cpu='0'/>\n"
+                    "  </parallelism>\n");
+    moved = replace(moved, "<parallelism measure=\"cycles\" burden=\"500\" nodes=\"38\" w-nodes=\"24\" dependences=\"0\" "
+                           "complete=\"true\" lost-work=\"0\" log=\"regions.ospg\">",
+                    "<parallelism log='regions.ospg' lost-work=' 0' complete=' true\t' dependences='0'\n"
+                    "    w-nodes=\"24\" nodes=\"38 \" burden=\"500\" measure=\" cycles \" clock=\"core\">");
+    moved = replace(moved, "<site id=\"2\" region=\"R00003\"/>", "<site region=\" R00003 \" id=\" 2\"/>");
+    moved = replace(moved, "<site id=\"5\" label=\"1\" edge=\"begin\"", "<site id=\"5\" edge=\" begin \" label=\"01\"");
+    moved = replace(moved, "<directive site=\"2\" instances=\"1\"", "<directive instances=\"1\" site=\"2\"");
+    t = replace(t, "  <threads>\n", moved + "  <threads>\n");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+}
+
+// The section with one defect each, with the exact message.
+TEST(SirBad, ParallelismMessages) {
+    const std::string f = parallelism_fixture();
+    const std::string head = "<parallelism measure=\"cycles\" burden=\"500\" nodes=\"38\" w-nodes=\"24\" "
+                             "dependences=\"0\" complete=\"true\" lost-work=\"0\" log=\"regions.ospg\">";
+    const std::string program = "<program work=\"9010\" span=\"4150\" burdened-span=\"6150\" serial=\"1500\"/>";
+    const std::string d1 = "<directive site=\"1\" instances=\"1\" work=\"7510\" span=\"2650\" burdened-span=\"4650\" "
+                           "serial=\"1150\"/>";
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        // the section's attributes
+        {replace(f, " burden=\"500\"", ""), "doc.xml:116: <parallelism>: missing attribute 'burden'"},
+        {replace(f, "burden=\"500\"", "burden=\"-1\""), "doc.xml:116: <parallelism>: attribute 'burden' is not a number: '-1'"},
+        {replace(f, "nodes=\"38\"", "nodes=\"18446744073709551616\""),
+         "doc.xml:116: <parallelism>: attribute 'nodes' is too large (at most 18446744073709551615): "
+         "'18446744073709551616'"},
+        {replace(f, " dependences=\"0\"", ""), "doc.xml:116: <parallelism>: missing attribute 'dependences'"},
+        {replace(f, "dependences=\"0\" complete=\"true\"", "dependences=\"0\" complete=\"yes\""),
+         "doc.xml:116: <parallelism>: attribute 'complete' is not true or false: 'yes'"},
+        {replace(f, " lost-work=\"0\"", ""), "doc.xml:116: <parallelism>: missing attribute 'lost-work'"},
+        {replace(f, "log=\"regions.ospg\"", "log=\"\""),
+         "doc.xml:116: <parallelism>: attribute 'log' is empty (it is left out when no log was written)"},
+        {replace(f, "  </parallelism>\n", "  </parallelism>\n  <parallelism/>\n"),
+         "doc.xml:138: <ompsim-profile>: more than one <parallelism> (the first is at line 116)"},
+        {replace(f, "    " + program, "    stray\n    " + program), "doc.xml:116: <parallelism>: unexpected text 'stray'"},
+        // the program
+        {replace(f, "    " + program + "\n", ""), "doc.xml:116: <parallelism>: missing element <program>"},
+        {replace(f, program, program + "\n    " + program),
+         "doc.xml:118: <parallelism>: more than one <program> (the first is at line 117)"},
+        {replace(f, " serial=\"1500\"/>", "/>"), "doc.xml:117: <program>: missing attribute 'serial'"},
+        {replace(f, "work=\"9010\" span=\"4150\"", "work=\"4000\" span=\"4150\""),
+         "doc.xml:117: <program>: span (4150) is more than work (4000) (the critical path is part of the work)"},
+        // sites
+        {replace(f, "<site id=\"1\" region", "<site id=\"0\" region"),
+         "doc.xml:118: <site>: id 0 (sites are numbered from 1; site 0 is the program and is not listed)"},
+        {replace(f, "<site id=\"2\" region", "<site id=\"1\" region"),
+         "doc.xml:119: <site>: id 1 after site 1 (sites are listed in ascending id, each once)"},
+        {replace(f, "<site id=\"3\" region=\"R00004\"/>", "<site id=\"3\"/>"),
+         "doc.xml:120: <site id=\"3\">: neither 'region' nor 'label' (a site is a region of the region profile or "
+         "a what-if annotation)"},
+        {replace(f, "<site id=\"3\" region=\"R00004\"/>", "<site id=\"3\" region=\"R00004\" line=\"21\"/>"),
+         "doc.xml:120: <site id=\"3\">: attribute 'line' on a region's site (only what-if sites have edge, file and "
+         "line)"},
+        {replace(f, "<site id=\"1\" region=\"R00002\"", "<site id=\"1\" region=\"R000002\""),
+         "doc.xml:118: <site id=\"1\">: region 'R000002' is not listed in <region-profile> (no <region "
+         "id=\"R000002\">)"},
+        {replace(f, "<site id=\"5\" label=\"1\"", "<site id=\"5\" label=\"0\""),
+         "doc.xml:122: <site id=\"5\">: label 0 is not listed (no <label id=\"0\">)"},
+        {replace(f, "edge=\"begin\"", "edge=\"start\""),
+         "doc.xml:122: <site>: attribute 'edge' is not one of begin, end: 'start'"},
+        {replace(f, "edge=\"begin\" file=\"/src/regions.c\"", "edge=\"begin\""),
+         "doc.xml:122: <site>: missing attribute 'file'"},
+        {replace(f, "line=\"19\"", "line=\"x\""), "doc.xml:122: <site>: attribute 'line' is not a number: 'x'"},
+        // labels
+        {replace(f, "<label id=\"1\"", "<label id=\"0\""),
+         "doc.xml:124: <label>: id 0 (labels are numbered from 1)"},
+        {replace(f, "<label id=\"1\" name=\"inner\"/>", "<label id=\"1\" name=\"inner\"/>\n    <label id=\"1\" name=\"outer\"/>"),
+         "doc.xml:125: <label>: id 1 after label 1 (labels are listed in ascending id, each once)"},
+        {replace(f, "<label id=\"1\" name=\"inner\"/>", "<label id=\"1\" name=\"inner\"/>\n    <label id=\"2\" name=\"inner\"/>"),
+         "doc.xml:125: <label id=\"2\">: name 'inner' is also label 1's (each label is listed once)"},
+        {replace(f, "name=\"inner\"", "name=\" \""),
+         "doc.xml:124: <label id=\"1\">: attribute 'name' is empty (a what-if label has a name)"},
+        // directives
+        {replace(f, "<directive site=\"1\"", "<directive site=\"0\""),
+         "doc.xml:125: <directive>: site 0 is the program (its figures are those of <program>)"},
+        {replace(f, d1, d1 + "\n    " + d1),
+         "doc.xml:126: <directive>: site 1 after site 1 (directives are listed in ascending site, each once)"},
+        {replace(f, "<directive site=\"1\" instances=\"1\"", "<directive site=\"1\" instances=\"0\""),
+         "doc.xml:125: <directive site=\"1\">: attribute 'instances' is 0 (a directive is listed only when it made "
+         "nodes)"},
+        {replace(f, "work=\"6000\" span=\"1500\"", "work=\"1499\" span=\"1500\""),
+         "doc.xml:126: <directive site=\"2\">: span (1500) is more than work (1499) (the critical path is part of "
+         "the work)"},
+        {replace(f, "span=\"1500\" burdened-span=\"3000\"", "span=\"1500\" burdened-span=\"1499\""),
+         "doc.xml:126: <directive site=\"2\">: burdened-span (1499) is less than span (1500) (burdens only add to "
+         "the span)"},
+        // fragments
+        {replace(f, "<fragment from=\"6\" to=\"2\"", "<fragment from=\"6\" to=\"7\""),
+         "doc.xml:132: <fragment>: to 7 is not 0 (the program) or a listed site (no <site id=\"7\">)"},
+        {replace(f, "<fragment from=\"5\" to=\"6\" label=\"1\"", "<fragment from=\"5\" to=\"6\" label=\"2\""),
+         "doc.xml:127: <fragment>: label 2 is not 0 (none) or a listed label (no <label id=\"2\">)"},
+        {replace(f, "label=\"1\" count=\"1\"", "label=\"1\" count=\"0\""),
+         "doc.xml:127: <fragment>: attribute 'count' is 0 (a fragment holds at least one W node)"},
+        {replace(f, "work=\"1200\" serial=\"1200\"", "work=\"1100\" serial=\"1200\""),
+         "doc.xml:127: <fragment>: serial (1200) is more than work (1100) (its serial work is part of its work)"},
+        {replace(f, "work=\"1000\" serial=\"1000\"", "work=\"1300\" serial=\"1300\""),
+         "doc.xml:128: <fragment>: (serial 1300, from 0, to 1, label 0) after (serial 1200, from 5, to 6, label 1) "
+         "(fragments are listed most serial first, then in ascending from, to and label)"},
+        {replace(f, " work=\"50\" serial=\"50\"", " serial=\"50\""), "doc.xml:134: <fragment>: missing attribute 'work'"},
+        // the sums
+        {replace(f, "serial=\"1500\"/>\n    <fragment", "serial=\"18446744073709551615\"/>\n    <fragment"),
+         "doc.xml:117: <parallelism>: the serial work of the directives overflows a 64-bit sum"},
+        {replace(f, program, "<program work=\"9010\" span=\"4150\" burdened-span=\"6150\" serial=\"18446744073709551615\"/>"),
+         "doc.xml:117: <parallelism>: the serial work of the program and its directives overflows a 64-bit sum"},
+        {replace(f, "work=\"100\" serial=\"100\"", "work=\"100\" serial=\"99\""),
+         "doc.xml:116: <parallelism>: the serial work of the fragments adds up to 4149, not the program's span "
+         "(4150) (the fragments are the critical path)"},
+        {replace(f, "work=\"1200\" serial=\"1200\"", "work=\"18446744073709551615\" serial=\"18446744073709551615\""),
+         "doc.xml:116: <parallelism>: the serial work of the fragments overflows a 64-bit sum"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+}
+
+// What a reader accepts in the section.
+TEST(SirBad, ParallelismValuesThatAreAccepted) {
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    // Incomplete, with lost work; a what-if site without a location; sites
+    // not numbered consecutively, a site no directive or fragment names, a
+    // label no site names; a fragment whose serial work is below its work
+    // (what-if factors); figures at the top of 64 bits.
+    Parallelism p = small_parallelism();
+    p.complete = false;
+    p.lost_work = UINT64_MAX;
+    p.nodes = p.w_nodes = UINT64_MAX;
+    p.dependences = UINT64_MAX;
+    p.burden = UINT64_MAX;
+    p.sites[2].file = "";
+    p.sites[2].line = 0;
+    p.sites[2].id = 9;
+    p.fragments[1].to = 9;
+    ParallelismSite unused;
+    unused.id = 10;
+    unused.region = "R00002";
+    p.sites.push_back(unused);
+    p.labels.push_back(ParallelismLabel{7, "never used"});
+    p.fragments[1].work = 1000;
+    p.directives[0].burdened_span = UINT64_MAX;
+    p.burdened_span = UINT64_MAX;
+    d.parallelism = p;
+    Document back = load_ok(to_xml(d));
+    expect_same(d, back);
+    EXPECT_EQ(to_xml(back), to_xml(d));
+    // Nothing but the program (no work at all), and a program whose whole
+    // span is serial code outside every directive.
+    Parallelism empty;
+    d.parallelism = empty;
+    expect_same(d, load_ok(to_xml(d)));
+    Parallelism serial;
+    serial.work = serial.span = serial.burdened_span = serial.serial = 100;
+    serial.fragments = {ParallelismFragment{0, 0, 0, 1, 100, 100}};
+    d.parallelism = serial;
+    expect_same(d, load_ok(to_xml(d)));
+    // Fragments with equal serial work in ascending (from, to, label).
+    Parallelism ties = small_parallelism();
+    ties.fragments = {ParallelismFragment{0, 1, 0, 1, 35, 35}, ParallelismFragment{2, 3, 0, 1, 35, 35},
+                      ParallelismFragment{2, 3, 1, 1, 0, 0}};
+    d.parallelism = ties;
+    expect_same(d, load_ok(to_xml(d)));
+}
+
+TEST(SirSchema, ParallelismIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/parallelism.xml")));
+    Document d = load_ok(fixture());
+    d.region_profile = small_profile(d);
+    d.event_flow = small_flow();
+    d.parallelism = small_parallelism();
+    EXPECT_TRUE(text_schema_valid(to_xml(d)));
+    d.event_flow.reset();
+    d.parallelism = Parallelism{};
+    EXPECT_TRUE(text_schema_valid(to_xml(d)));
+}
+
+// The schema checks the section's structure and values.
+TEST(SirSchema, ParallelismIsChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = parallelism_fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "measure=\"cycles\"", "measure=\"time\""),
+        replace(f, "burden=\"500\"", "burden=\"-1\""),
+        replace(f, " nodes=\"38\"", ""),
+        replace(f, "dependences=\"0\" complete=\"true\"", "dependences=\"0\" complete=\"yes\""),
+        replace(f, "log=\"regions.ospg\"", "log=\"\""),
+        replace(f, "    <program work=\"9010\" span=\"4150\" burdened-span=\"6150\" serial=\"1500\"/>\n", ""),
+        replace(f, " serial=\"1500\"/>\n    <site", "/>\n    <site"),
+        replace(f, "<site id=\"1\"", "<site id=\"0\""),
+        replace(f, "<site id=\"2\"", "<site id=\"1\""),
+        replace(f, "<site id=\"1\" region=\"R00002\"", "<site id=\"1\" region=\"2\""),
+        replace(f, "edge=\"begin\"", "edge=\"start\""),
+        replace(f, "<site id=\"6\" label=\"1\"", "<site id=\"6\" label=\"2\""),
+        replace(f, "name=\"inner\"", "name=\"\""),
+        replace(f, "<label id=\"1\" name=\"inner\"/>", "<label id=\"1\" name=\"inner\"/>\n    <label id=\"2\" name=\"inner\"/>"),
+        replace(f, "<directive site=\"2\"", "<directive site=\"7\""),
+        replace(f, "<directive site=\"2\"", "<directive site=\"1\""),
+        replace(f, "<directive site=\"1\" instances=\"1\"", "<directive site=\"1\" instances=\"0\""),
+        replace(f, "label=\"1\" count=\"1\"", "label=\"1\" count=\"0\""),
+        replace(f, "<fragment from=\"4\" to=\"1\"", "<fragment from=\"3\" to=\"4\""),
+        replace(f, "<fragment from=\"4\" to=\"1\"", "<fragment from=\"-4\" to=\"1\""),
+        replace(f, "    <label id=\"1\"", "    <fragment from=\"0\" to=\"0\" label=\"0\" count=\"1\" work=\"0\" serial=\"0\"/>\n    <label id=\"1\""),
+        replace(f, "    <site id=\"1\"", "    <future/>\n    <site id=\"1\""),
+    };
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+    // Attributes stay allowed anywhere (later additions).
+    std::string later = replace(f, "<fragment from=\"0\"", "<fragment time=\"1\" from=\"0\"");
+    later = replace(later, "<site id=\"2\"", "<site kind=\"loop\" id=\"2\"");
+    later = replace(later, "<parallelism ", "<parallelism clock=\"core\" ");
     EXPECT_TRUE(text_schema_valid(later));
     EXPECT_EQ(to_xml(load_ok(later)), f);
 }
