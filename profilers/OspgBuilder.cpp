@@ -116,6 +116,18 @@ Builder::Frame* Builder::push(u32 slot, u32 type, u32 node, u32 from, Sample now
     return &f;
 }
 
+// The frame on top of `slot` with its W node closed at `site`; null (an
+// anomaly) when the slot runs nothing.
+Builder::Frame* Builder::close_top(u32 slot, u32 site, Sample now) {
+    Frame* f = top(slot);
+    if (!f) {
+        ++anomalies_;
+        return nullptr;
+    }
+    close_w(*f, site, now);
+    return f;
+}
+
 void Builder::begin(Sample now) {
     u32 root = g_.add(kS, kNone, kProgramSite);
     Frame* f = push(0, kSerialFrame, root, kProgramSite, now);
@@ -189,12 +201,8 @@ void Builder::barrier(u32 slot, u32 site, Sample now) {
 }
 
 void Builder::share_begin(u32 slot, u32 site, Sample now) {
-    Frame* f = top(slot);
-    if (!f) {
-        ++anomalies_;
-        return;
-    }
-    close_w(*f, site, now);
+    Frame* f = close_top(slot, site, now);
+    if (!f) return;
     u32 parent = container(*f);
     u32 p = parent == kNone ? kNone : g_.add(kP, parent, site);
     push(slot, kShareFrame, p, site, now);
@@ -208,24 +216,16 @@ void Builder::share_end(u32 slot, Sample now) {
 }
 
 void Builder::chunk_begin(u32 slot, u32 site, Sample now) {
-    Frame* f = top(slot);
-    if (!f) {
-        ++anomalies_;
-        return;
-    }
-    close_w(*f, site, now);
+    Frame* f = close_top(slot, site, now);
+    if (!f) return;
     u32 parent = container(*f);
     u32 p = parent == kNone ? kNone : g_.add(kP, parent, site);
     push(slot, kChunkFrame, p, site, now);
 }
 
 u32 Builder::task_create(u32 slot, u32 site, Sample now) {
-    Frame* f = top(slot);
-    if (!f) {
-        ++anomalies_;
-        return kNone;
-    }
-    close_w(*f, site, now);
+    Frame* f = close_top(slot, site, now);
+    if (!f) return kNone;
     if (f->tasks == kNone) {
         u32 parent = container(*f);
         f->tasks = parent == kNone ? kNone : g_.add(kS, parent, site);
@@ -242,23 +242,15 @@ void Builder::task_begin(u32 slot, u32 p, Sample now) {
 }
 
 void Builder::taskwait(u32 slot, u32 site, Sample now) {
-    Frame* f = top(slot);
-    if (!f) {
-        ++anomalies_;
-        return;
-    }
-    close_w(*f, site, now);
+    Frame* f = close_top(slot, site, now);
+    if (!f) return;
     f->tasks = kNone;
     f->from = site;
 }
 
 void Builder::end(u32 slot, u32 site, Sample now) {
-    Frame* f = top(slot);
-    if (!f) {
-        ++anomalies_;
-        return;
-    }
-    close_w(*f, site, now);
+    Frame* f = close_top(slot, site, now);
+    if (!f) return;
     --slots_[slot]->depth;
     Frame* below = top(slot);
     if (below) {
