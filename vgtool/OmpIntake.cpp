@@ -65,6 +65,9 @@ struct ThreadRec {
     u32 masked_region[kMaxDepth];  // masked/master regions open
     u32 nmasked;
     bool in_runtime;    // the runtime called the code running now
+    // A task created with dependences: its kMkTask waits for them
+    // (OMP_EV_TASK_DEPENDENCES follows TASK_CREATE in the same thread).
+    Unit* pending_task;
 };
 
 Options g_opt;
@@ -390,6 +393,14 @@ void handle_event(ThreadId tid, const UWord* args) {
     if (!g_streaming) return;
     ThreadRec& t = rec(tid);
     t.seen = true;
+    // The replay must see a task's dependences when it replays the task's
+    // creation, or whether they order it would depend on how far the replay
+    // had got: the marker goes into the stream once they are known (at the
+    // latest with the thread's next event).
+    if (t.pending_task && kind != OMP_EV_TASK_DEPENDENCES && kind != OMP_EV_TASK_DEPENDENCE) {
+        emit(tid, kMkTask, reinterpret_cast<uptr>(t.pending_task));
+        t.pending_task = nullptr;
+    }
     switch (kind) {
         case OMP_EV_THREAD_BEGIN:
             if (args[2] == kThreadWorker && !t.worker) {
@@ -641,7 +652,10 @@ void handle_event(ThreadId tid, const UWord* args) {
             u->undeferred = (args[3] & (kTaskUndeferred | kTaskMerged)) != 0;
             u->region = regiontab::construct(regions::kTask, args[5]);
             g_tasks.put(args[2], u);
-            emit(tid, kMkTask, reinterpret_cast<uptr>(u));
+            if (args[4])
+                t.pending_task = u;
+            else
+                emit(tid, kMkTask, reinterpret_cast<uptr>(u));
             break;
         }
         case OMP_EV_FUNC_ENTER:
@@ -656,18 +670,19 @@ void handle_event(ThreadId tid, const UWord* args) {
         case OMP_EV_TASK_ALLOC:
             emit(tid, kMkTaskMemory, args[2], args[3], args[4]);
             break;
-        case OMP_EV_TASK_DEPENDENCES:
-            copy_deps(static_cast<Unit*>(g_tasks.get(args[2])), (Addr)args[3], args[4]);
-            break;
-        case OMP_EV_TASK_DEPENDENCE: {
-            Unit* src = static_cast<Unit*>(g_tasks.get(args[2]));
-            Unit* sink = static_cast<Unit*>(g_tasks.get(args[3]));
-            // The runtime's own pairs: the OSPG's dependence edges besides
-            // the replay's (which match dependences by address).
-            if (src && sink && src != sink && src->kind == UnitKind::Task && sink->kind == UnitKind::Task)
-                ospgsvc::runtime_dependence(src, sink);
+        case OMP_EV_TASK_DEPENDENCES: {
+            Unit* u = static_cast<Unit*>(g_tasks.get(args[2]));
+            copy_deps(u, (Addr)args[3], args[4]);
+            if (u && u == t.pending_task) {
+                emit(tid, kMkTask, reinterpret_cast<uptr>(u));
+                t.pending_task = nullptr;
+            }
             break;
         }
+        case OMP_EV_TASK_DEPENDENCE:
+            // The runtime reports a pair only if the source had not ended
+            // yet: timing. The replay and the OSPG match addresses instead.
+            break;
         case OMP_EV_TASK_SCHEDULE: {
             Unit* prior = static_cast<Unit*>(g_tasks.get(args[2]));
             Unit* next = static_cast<Unit*>(g_tasks.get(args[4]));

@@ -167,33 +167,6 @@ void dependence(Unit* from, Unit* to) {
     g_b.dependence(from->ospg, to->ospg);
 }
 
-namespace {
-struct Pair {
-    Unit *from, *to;
-};
-Pair* g_pairs;
-u32 g_npairs, g_pairs_cap;
-
-// Pairs whose tasks are both in the graph become edges.
-void resolve_pairs() {
-    u32 keep = 0;
-    for (u32 i = 0; i < g_npairs; ++i) {
-        Pair p = g_pairs[i];
-        if (p.from->ospg != kNone && p.to->ospg != kNone)
-            g_b.dependence(p.from->ospg, p.to->ospg);
-        else
-            g_pairs[keep++] = p;
-    }
-    g_npairs = keep;
-}
-}  // namespace
-
-void runtime_dependence(Unit* from, Unit* to) {
-    if (!g_opt.enabled) return;
-    reserve(g_pairs, g_pairs_cap, g_npairs + 1, 64, "ompsim.ospg");
-    g_pairs[g_npairs++] = Pair{from, to};
-}
-
 void taskwait(u32 slot) {
     if (!active()) return;
     g_b.taskwait(slot, g_wait_site[slot], sample(slot));
@@ -357,7 +330,6 @@ void write_log(const ospg::Graph& g, const u32* number) {
 
 void put_parallelism(VgFile* fp, const u32* number) {
     if (!active()) return;
-    resolve_pairs();
     const ospg::Graph& g = g_b.graph();
     ospg::AnalysisOptions o;
     o.instructions = g_opt.instructions;

@@ -34,9 +34,7 @@ void barrier(u32 slot);               // a team member reached a barrier
 void task_created(u32 slot, Unit* task);
 void spawned(u32 slot, u32 new_slot, Unit* thread);  // a non-OpenMP thread
 void dependence(Unit* from, Unit* to);
-// ---- from the intake (recording): a dependence pair the runtime found; an
-// edge once both tasks are in the graph.
-void runtime_dependence(Unit* from, Unit* to);
+
 void taskwait(u32 slot);              // taskwait or the end of a taskgroup
 void whatif(u32 slot, u32 site, u32 label);  // kMkWhatIf
 
