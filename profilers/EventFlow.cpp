@@ -133,39 +133,32 @@ void EventFlow::rehash(Table& t, u32 kind, u32 n) {
     for (u32 e = 0; e + 1 < n; ++e) insert(t, hash_of(kind, e), e);
 }
 
+template <typename T, typename Key>
+u32 EventFlow::intern(Table& t, u32 kind, T*& arr, u32& n, u32& cap, const Key& key, const T& fresh, u64 h) {
+    u32 i = find(t, h, kind, &key);
+    if (i != ~0u) return i;
+    grow_array(alloc_, arr, cap, n + 1, 16);
+    arr[n++] = fresh;
+    rehash(t, kind, n);
+    insert(t, h, n - 1);
+    return n - 1;
+}
+
 u32 EventFlow::callsite_id(u32 node, u32 site) {
     Callsite key{node, site};
-    u64 h = hash_site(node, site);
-    u32 i = find(site_index_, h, kSiteTable, &key);
-    if (i != ~0u) return i + 1;
-    grow_array(alloc_, sites_, sites_cap_, nsites_ + 1, 16);
-    sites_[nsites_++] = key;
-    rehash(site_index_, kSiteTable, nsites_);
-    insert(site_index_, h, nsites_ - 1);
-    return nsites_;
+    return intern(site_index_, kSiteTable, sites_, nsites_, sites_cap_, key, key, hash_site(node, site)) + 1;
 }
 
 u32 EventFlow::signature_id(const Signature& s) {
-    u64 h = hash_sig(s);
-    u32 i = find(sig_index_, h, kSigTable, &s);
-    if (i != ~0u) return i + 1;
-    grow_array(alloc_, sigs_, sigs_cap_, nsigs_ + 1, 16);
-    sigs_[nsigs_++] = s;
-    rehash(sig_index_, kSigTable, nsigs_);
-    insert(sig_index_, h, nsigs_ - 1);
-    return nsigs_;
+    return intern(sig_index_, kSigTable, sigs_, nsigs_, sigs_cap_, s, s, hash_sig(s)) + 1;
 }
 
 Edge& EventFlow::edge_of(u32 from, u32 to, u32 thread) {
     EdgeKey key{from, to, thread};
-    u64 h = hash_edge(from, to, thread);
-    u32 i = find(edge_index_, h, kEdgeTable, &key);
-    if (i != ~0u) return edges_[i];
-    grow_array(alloc_, edges_, edges_cap_, nedges_ + 1, 16);
-    edges_[nedges_++] = Edge{from, to, thread, 0, 0};
-    rehash(edge_index_, kEdgeTable, nedges_);
-    insert(edge_index_, h, nedges_ - 1);
-    return edges_[nedges_ - 1];
+    // The index first: intern may move the array.
+    u32 i = intern(edge_index_, kEdgeTable, edges_, nedges_, edges_cap_, key, Edge{from, to, thread, 0, 0},
+                   hash_edge(from, to, thread));
+    return edges_[i];
 }
 
 EventFlow::Cursor& EventFlow::cursor(u32 thread) {

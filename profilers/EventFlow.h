@@ -111,6 +111,9 @@ private:
     u32 find(const Table& t, u64 hash, u32 kind, const void* key) const;
     void insert(Table& t, u64 hash, u32 entry);
     void rehash(Table& t, u32 kind, u32 n);
+    // The index of `key` (hash h) in arr[0, n), appended (as `fresh`) if new.
+    template <typename T, typename Key>
+    u32 intern(Table& t, u32 kind, T*& arr, u32& n, u32& cap, const Key& key, const T& fresh, u64 h);
     u64 hash_of(u32 kind, u32 entry) const;
     bool equal(u32 kind, u32 entry, const void* key) const;
     u32 callsite_id(u32 node, u32 site);

@@ -195,20 +195,7 @@ bool Analysis::run(const Graph& g, const AnalysisOptions& o, const Allocator& a)
                     if (g[c].kind != kP) push(kExpand, c);
             }
         }
-        // Most serial work first.
-        for (u32 i = 1; i < nfrag_; ++i) {
-            Fragment f = frags_[i];
-            u32 j = i;
-            for (; j > 0; --j) {
-                const Fragment& e = frags_[j - 1];
-                bool before = f.serial > e.serial ||
-                              (f.serial == e.serial &&
-                               (f.from < e.from || (f.from == e.from && (f.to < e.to || (f.to == e.to && f.label < e.label)))));
-                if (!before) break;
-                frags_[j] = e;
-            }
-            frags_[j] = f;
-        }
+        sort_fragments();
     }
     give(a, w);
     give(a, s);
@@ -221,6 +208,48 @@ bool Analysis::run(const Graph& g, const AnalysisOptions& o, const Allocator& a)
     give(a, pred);
     give(a, stack);
     return ok;
+}
+
+// Most serial work first; ties by (from, to, label).
+void Analysis::sort_fragments() {
+    for (u32 i = 1; i < nfrag_; ++i) {
+        Fragment f = frags_[i];
+        u32 j = i;
+        for (; j > 0; --j) {
+            const Fragment& e = frags_[j - 1];
+            bool before = f.serial > e.serial ||
+                          (f.serial == e.serial &&
+                           (f.from < e.from || (f.from == e.from && (f.to < e.to || (f.to == e.to && f.label < e.label)))));
+            if (!before) break;
+            frags_[j] = e;
+        }
+        frags_[j] = f;
+    }
+}
+
+void Analysis::fold_unnamed(bool (*named)(void* ctx, u32 site), void* ctx) {
+    for (u32 t = 1; t < nsites_; ++t) {
+        if (named(ctx, t)) continue;
+        sites_[kProgramSite].serial += sites_[t].serial;
+        sites_[t] = SiteFigures{};
+    }
+    u32 m = 0;
+    for (u32 i = 0; i < nfrag_; ++i) {
+        Fragment f = frags_[i];
+        if (f.from != kProgramSite && !named(ctx, f.from)) f.from = kProgramSite;
+        if (f.to != kProgramSite && !named(ctx, f.to)) f.to = kProgramSite;
+        u32 j = 0;
+        while (j < m && !(frags_[j].from == f.from && frags_[j].to == f.to && frags_[j].label == f.label)) ++j;
+        if (j < m) {
+            frags_[j].count += f.count;
+            frags_[j].serial += f.serial;
+            frags_[j].work += f.work;
+        } else {
+            frags_[m++] = f;
+        }
+    }
+    nfrag_ = m;
+    sort_fragments();
 }
 
 double speedup_upper(const Analysis& a, u32 cores) {

@@ -79,6 +79,13 @@ public:
     const Fragment& fragment(u32 i) const { return frags_[i]; }
     u32 critical_w_nodes() const { return path_w_; }
 
+    // Sites an output cannot name (a region with no node in the region
+    // profile) become the program: their serial work is the program's,
+    // their figures are dropped, and fragments bounded by them are bounded
+    // by the program's start or end (merged with those that already were).
+    // The shares still add up to the span.
+    void fold_unnamed(bool (*named)(void* ctx, u32 site), void* ctx);
+
 private:
     Allocator a_{};
     double work_ = 0, span_ = 0, bspan_ = 0;
@@ -88,6 +95,7 @@ private:
     u32 nfrag_ = 0, frag_cap_ = 0;
     u32 path_w_ = 0;
     void add_fragment(const Node& w, double serial, double work);
+    void sort_fragments();
 };
 
 // Speedup bounds on `cores` cores: upper min(cores, parallelism); lower

@@ -38,11 +38,6 @@ const char* const kComponentNames[] = {"region", "callsite", "size", "partner", 
 
 uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-std::string basename_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 bool recorded(const sir::EventFlow& f, const std::string& component) {
     return std::find(f.components.begin(), f.components.end(), component) != f.components.end();
 }

@@ -110,6 +110,11 @@ std::vector<std::string> split_list(const std::string& text) {
     return items;
 }
 
+std::string basename_of(const std::string& path) {
+    size_t slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
     std::string out;
     for (size_t i = 0; i < items.size(); ++i) {

@@ -10,7 +10,6 @@
 // in the log) are the program's (not listed; their serial work is the
 // program's, fragments bounded by them start or end at 0).
 #include <fmt/format.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -389,44 +388,11 @@ void Reader::end() {
     state_ = kEnded;
 }
 
-// The last log read, kept for the next call on the same unchanged file
-// (whatif analyses one log several times).
-struct CacheKey {
-    std::string path;
-    off_t size = -1;
-    time_t mtime = 0;
-    long mtime_ns = 0;
-    bool operator==(const CacheKey& o) const {
-        return path == o.path && size == o.size && mtime == o.mtime && mtime_ns == o.mtime_ns;
-    }
-};
-
 std::shared_ptr<const Log> load_log(const std::string& path) {
-    static CacheKey cached_key;
-    static std::shared_ptr<const Log> cached;
-    CacheKey key;
-    struct stat st;
-    bool stat_ok = ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-    if (stat_ok) {
-        key.path = path;
-        key.size = st.st_size;
-        key.mtime = st.st_mtim.tv_sec;
-        key.mtime_ns = st.st_mtim.tv_nsec;
-        if (cached && key == cached_key) return cached;
-    }
     auto log = std::make_shared<Log>();
     log->path = path;
     Reader(path, *log).read();
-    if (stat_ok) {
-        cached_key = key;
-        cached = log;
-    }
     return log;
-}
-
-std::string basename_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 std::string lines_text(uint32_t first, uint32_t last) {
@@ -525,9 +491,13 @@ bool is_ospg_log(const std::string& path) {
     return std::memcmp(head, "ompsim-ospg ", sizeof head) == 0;
 }
 
-OspgProfile profile_from_log(const std::string& path, const std::string& measure, std::optional<uint64_t> burden,
-                             const std::vector<WhatIfRegion>& whatif) {
-    std::shared_ptr<const Log> log = load_log(path);
+namespace {
+
+bool named_in(void* tables, uint32_t site) { return static_cast<const Tables*>(tables)->named(site); }
+
+OspgProfile analyse(const std::shared_ptr<const Log>& log, const std::string& measure, std::optional<uint64_t> burden,
+                    const std::vector<WhatIfRegion>& whatif) {
+    const std::string& path = log->path;
     const std::string m = measure.empty() ? log->measure : measure;
     if (m != "cycles" && m != "instructions")
         throw Error(fmt::format("--measure must be cycles or instructions, not '{}'", m));
@@ -547,6 +517,7 @@ OspgProfile profile_from_log(const std::string& path, const std::string& measure
         throw Error(fmt::format("{}: out of memory analysing the graph", path));
     }
     const Tables& t = *log->tables;
+    a.fold_unnamed(named_in, const_cast<Tables*>(&t));
 
     OspgProfile out;
     out.program = log->program;
@@ -562,11 +533,7 @@ OspgProfile profile_from_log(const std::string& path, const std::string& measure
     p.work = whole(a.work());
     p.span = whole(a.span());
     p.burdened_span = whole(a.burdened_span());
-    // Serial work of directives the profile cannot name is the program's.
-    double program_serial = a.site_count() ? a.site(ospg::kProgramSite).serial : 0;
-    for (uint32_t s = 1; s < a.site_count(); ++s)
-        if (!t.named(s)) program_serial += a.site(s).serial;
-    p.serial = whole(program_serial);
+    p.serial = whole(a.site(ospg::kProgramSite).serial);
     for (const LogSite& s : t.sites) {
         if (!t.named(s.id)) continue;
         sir::ParallelismSite ps;
@@ -584,41 +551,29 @@ OspgProfile profile_from_log(const std::string& path, const std::string& measure
     for (const LogLabel& l : t.labels) p.labels.push_back(sir::ParallelismLabel{l.id, l.name});
     for (uint32_t s = 1; s < a.site_count(); ++s) {
         const ospg::SiteFigures& f = a.site(s);
-        if (!f.instances || !t.named(s)) continue;
+        if (!f.instances) continue;
         p.directives.push_back(sir::ParallelismDirective{s, f.instances, whole(f.work), whole(f.span),
                                                          whole(f.burdened_span), whole(f.serial)});
     }
     for (uint32_t i = 0; i < a.fragment_count(); ++i) {
         const ospg::Fragment& f = a.fragment(i);
-        sir::ParallelismFragment pf;
-        pf.from = t.named(f.from) ? f.from : 0;
-        pf.to = t.named(f.to) ? f.to : 0;
-        pf.label = f.label;
-        pf.count = f.count;
-        pf.work = whole(f.work);
-        pf.serial = whole(f.serial);
-        // Mapping unnamed sites to 0 can make two fragments alike: one.
-        auto same = std::find_if(p.fragments.begin(), p.fragments.end(), [&](const sir::ParallelismFragment& e) {
-            return e.from == pf.from && e.to == pf.to && e.label == pf.label;
-        });
-        if (same == p.fragments.end()) {
-            p.fragments.push_back(pf);
-        } else {
-            same->count += pf.count;
-            same->work += pf.work;
-            same->serial += pf.serial;
-        }
+        p.fragments.push_back(
+            sir::ParallelismFragment{f.from, f.to, f.label, f.count, whole(f.work), whole(f.serial)});
     }
-    std::stable_sort(p.fragments.begin(), p.fragments.end(),
-                     [](const sir::ParallelismFragment& a, const sir::ParallelismFragment& b) {
-                         if (a.serial != b.serial) return a.serial > b.serial;
-                         if (a.from != b.from) return a.from < b.from;
-                         if (a.to != b.to) return a.to < b.to;
-                         return a.label < b.label;
-                     });
     a.release();
     std::shared_ptr<const Tables> tables = log->tables;
     out.site_name = [tables](uint32_t site) { return site_text(*tables, site); };
+    return out;
+}
+
+}  // namespace
+
+std::vector<OspgProfile> profiles_from_log(const std::string& path, const std::string& measure,
+                                           std::optional<uint64_t> burden,
+                                           const std::vector<std::vector<WhatIfRegion>>& whatifs) {
+    std::shared_ptr<const Log> log = load_log(path);
+    std::vector<OspgProfile> out;
+    for (const std::vector<WhatIfRegion>& w : whatifs) out.push_back(analyse(log, measure, burden, w));
     return out;
 }
 

@@ -24,14 +24,7 @@
 namespace ompsim {
 namespace report {
 
-namespace {
-
 using u128 = unsigned __int128;
-
-std::string basename_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
 
 // num / den with two decimals, rounded half up, thousands separators in the
 // integer part: "2.17", "1,234.50"; "-" when den is 0.
@@ -53,31 +46,34 @@ std::string ratio_text(u128 num, u128 den) {
 std::string percent_text(uint64_t part, uint64_t whole) { return ratio_text(u128(part) * 100, whole); }
 
 // The header lines: "Label:" padded to 23 columns ("Burdened parallelism:" fits).
-std::string field(const std::string& label, const std::string& value) {
+std::string profile_field(const std::string& label, const std::string& value) {
     return fmt::format("{:<23}{}\n", label + ":", value);
 }
+
+namespace {
+
 
 std::string unit_of(const sir::Parallelism& p) { return p.measure == "instructions" ? "instructions" : "cycles"; }
 
 std::string header_text(const sir::Parallelism& p, const std::string& title) {
     std::string out = heading(title);
-    out += field("Measure", p.measure == "instructions" ? "instructions of user code"
+    out += profile_field("Measure", p.measure == "instructions" ? "instructions of user code"
                                                         : "cycles (simulated cycles of user code)");
-    out += field("Burden", fmt::format("{} {} per P node on a chain", commas(p.burden), unit_of(p)));
-    out += field("Graph", fmt::format("{} nodes, {} W nodes, {} dependence{}", commas(p.nodes), commas(p.w_nodes),
+    out += profile_field("Burden", fmt::format("{} {} per P node on a chain", commas(p.burden), unit_of(p)));
+    out += profile_field("Graph", fmt::format("{} nodes, {} W nodes, {} dependence{}", commas(p.nodes), commas(p.w_nodes),
                                       commas(p.dependences), p.dependences == 1 ? "" : "s"));
-    out += field("Complete", p.complete ? "yes"
+    out += profile_field("Complete", p.complete ? "yes"
                                         : fmt::format("no: the node limit was reached; {} {} of work have no W node",
                                                       commas(p.lost_work), unit_of(p)));
-    out += field("OSPG log", p.log.empty() ? "none (run with --ospg-log=FILE to keep the graph for what-if analyses)"
+    out += profile_field("OSPG log", p.log.empty() ? "none (run with --ospg-log=FILE to keep the graph for what-if analyses)"
                                            : p.log);
     out += "\n";
-    out += field("Work", commas(p.work));
-    out += field("Span", commas(p.span));
-    out += field("Parallelism", ratio_text(p.work, p.span));
-    out += field("Burdened span", commas(p.burdened_span));
-    out += field("Burdened parallelism", ratio_text(p.work, p.burdened_span));
-    out += field("Serial work", p.span == 0 ? commas(p.serial) + " outside every directive"
+    out += profile_field("Work", commas(p.work));
+    out += profile_field("Span", commas(p.span));
+    out += profile_field("Parallelism", ratio_text(p.work, p.span));
+    out += profile_field("Burdened span", commas(p.burdened_span));
+    out += profile_field("Burdened parallelism", ratio_text(p.work, p.burdened_span));
+    out += profile_field("Serial work", p.span == 0 ? commas(p.serial) + " outside every directive"
                                             : fmt::format("{} outside every directive ({}% of the span)",
                                                           commas(p.serial), percent_text(p.serial, p.span)));
     return out;
@@ -173,7 +169,7 @@ std::string parallelism_text(const ParallelismOptions& o) {
     if (is_ospg_log(o.path)) {
         std::optional<uint64_t> burden;
         if (!o.burden.empty()) burden = std::stoull(o.burden);  // checked by the option
-        OspgProfile profile = profile_from_log(o.path, o.measure, burden, {});
+        OspgProfile profile = std::move(profiles_from_log(o.path, o.measure, burden, std::vector<std::vector<WhatIfRegion>>(1))[0]);
         std::string program = basename_of(profile.program);
         print_parallelism(profile.parallelism, profile.site_name,
                           "Parallelism profile of " + (program.empty() ? std::string("the program") : program) +

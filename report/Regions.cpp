@@ -25,11 +25,6 @@ namespace {
 
 uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
 
-std::string basename_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 bool is_one_of(const std::string& type, std::initializer_list<const char*> types) {
     for (const char* t : types)
         if (type == t) return true;

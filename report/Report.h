@@ -67,6 +67,8 @@ std::string csv_field(const std::string& field);
 std::vector<std::string> split_list(const std::string& text);
 // "Ir I1mr ..." (the names separated by blanks).
 std::string join(const std::vector<std::string>& items, const std::string& sep = " ");
+// "dir/file.c" -> "file.c".
+std::string basename_of(const std::string& path);
 // The index of the event that ranks hot code: Cycles when present, else the
 // first event (Ir).
 int rank_event(const sir::Document& doc);
@@ -301,9 +303,16 @@ struct OspgProfile {
     std::string program;
 };
 bool is_ospg_log(const std::string& path);  // starts with "ompsim-ospg "
-// measure: "" = the log's; burden: nullopt = the log's.
-OspgProfile profile_from_log(const std::string& path, const std::string& measure, std::optional<uint64_t> burden,
-                             const std::vector<WhatIfRegion>& whatif);
+// The log read once and analysed for each what-if set (an empty set: as
+// measured). measure: "" = the log's; burden: nullopt = the log's.
+std::vector<OspgProfile> profiles_from_log(const std::string& path, const std::string& measure,
+                                           std::optional<uint64_t> burden,
+                                           const std::vector<std::vector<WhatIfRegion>>& whatifs);
+// Parallelism.cpp: num / den with two decimals, rounded half up, thousands
+// separators ("2.17", "1,234.50"; "-" when den is 0), and a header line
+// ("Label:" padded to 23 columns), as every parallelism figure is printed.
+std::string ratio_text(unsigned __int128 num, unsigned __int128 den);
+std::string profile_field(const std::string& label, const std::string& value);
 
 // ---------------------------------------------------------------- commands
 

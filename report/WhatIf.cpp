@@ -123,24 +123,6 @@ std::string region_text(const WhatIfRegion& r) {
     return fmt::format("{}:{}-{}", r.file, r.first, r.last);
 }
 
-// work / span with two decimals rounded half up from the integers, as
-// 'parallelism' prints ratios; "-" when span is 0.
-std::string parallelism_text(uint64_t work, uint64_t span) {
-    if (span == 0) return "-";
-    using u128 = unsigned __int128;
-    u128 hundredths = (u128(work) * 200 + span) / (u128(span) * 2);
-    return fmt::format("{}.{:02}", commas(uint64_t(hundredths / 100)), unsigned(hundredths % 100));
-}
-
-std::string basename_of(const std::string& path) {
-    size_t slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// The header lines as 'parallelism' prints them ("Label:" padded to 23 columns).
-std::string field(const std::string& label, const std::string& value) {
-    return fmt::format("{:<23}{}\n", label + ":", value);
-}
 
 const sir::ParallelismDirective* directive(const sir::Parallelism& p, uint32_t site) {
     for (const sir::ParallelismDirective& d : p.directives)
@@ -173,8 +155,16 @@ std::string whatif_text(const WhatIfOptions& o) {
         burden = std::strtoull(b.c_str(), nullptr, 10);
     }
 
-    OspgProfile base = profile_from_log(o.log, o.measure, burden, {});
-    OspgProfile what = profile_from_log(o.log, o.measure, burden, regions);
+    // One reading of the log: as measured, with the factors given, and with
+    // each factor of the table applied to every region.
+    std::vector<std::vector<WhatIfRegion>> sets{{}, regions};
+    for (double f : kTableFactors) {
+        sets.push_back(regions);
+        for (WhatIfRegion& r : sets.back()) r.factor = f;
+    }
+    std::vector<OspgProfile> profiles = profiles_from_log(o.log, o.measure, burden, sets);
+    const OspgProfile& base = profiles[0];
+    const OspgProfile& what = profiles[1];
     const sir::Parallelism& bp = base.parallelism;
 
     std::ostringstream out;
@@ -183,9 +173,9 @@ std::string whatif_text(const WhatIfOptions& o) {
     std::string program = basename_of(base.program);
     if (program.empty()) program = "the program";
     out << heading("What-if analysis of " + program + " (serial work of the selected regions divided, work as measured)");
-    out << field(given.size() == 1 ? "Region" : "Regions", join(given, ", "));
-    out << field("Measured", fmt::format("work {}, span {}, parallelism {}", commas(bp.work), commas(bp.span),
-                                         parallelism_text(bp.work, bp.span)))
+    out << profile_field(given.size() == 1 ? "Region" : "Regions", join(given, ", "));
+    out << profile_field("Measured", fmt::format("work {}, span {}, parallelism {}", commas(bp.work), commas(bp.span),
+                                         ratio_text(bp.work, bp.span)))
         << "\n";
 
     print_parallelism(what.parallelism, what.site_name, "What-if profile of " + program + ": " + join(given, ", "),
@@ -206,19 +196,16 @@ std::string whatif_text(const WhatIfOptions& o) {
     t.column("Parallelism", Table::kRight);
     for (const sir::ParallelismDirective* d : top) t.column(base.site_name(d->site), Table::kRight);
     auto add_row = [&](const std::string& label, const sir::Parallelism& p) {
-        std::vector<std::string> row{label, commas(p.span), parallelism_text(p.work, p.span)};
+        std::vector<std::string> row{label, commas(p.span), ratio_text(p.work, p.span)};
         for (const sir::ParallelismDirective* d : top) {
             const sir::ParallelismDirective* x = directive(p, d->site);
-            row.push_back(x ? parallelism_text(x->work, x->span) : "-");
+            row.push_back(x ? ratio_text(x->work, x->span) : "-");
         }
         t.row(row);
     };
     add_row("1 (measured)", bp);
-    for (double f : kTableFactors) {
-        std::vector<WhatIfRegion> all = regions;
-        for (WhatIfRegion& r : all) r.factor = f;
-        add_row(factor_string(f), profile_from_log(o.log, o.measure, burden, all).parallelism);
-    }
+    for (size_t i = 0; i < sizeof kTableFactors / sizeof kTableFactors[0]; ++i)
+        add_row(factor_string(kTableFactors[i]), profiles[2 + i].parallelism);
     out << "\n" << heading("Program parallelism when the selected regions are optimised by") << t.render();
     out << "(Each factor divides the serial work of every selected region at once; the factors given with\n"
            "--region are not used here.";

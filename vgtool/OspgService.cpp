@@ -263,17 +263,7 @@ u32 named(u32 site, const u32* number) {
     return s.region < regiontab::count() && number[s.region] ? site : 0;
 }
 
-// The document's fragment order: most serial work first, then (from, to, label).
-Int fragment_order(const void* pa, const void* pb) {
-    const ospg::Fragment& x = *static_cast<const ospg::Fragment*>(pa);
-    const ospg::Fragment& y = *static_cast<const ospg::Fragment*>(pb);
-    ULong sx = whole(x.serial), sy = whole(y.serial);
-    if (sx != sy) return sx > sy ? -1 : 1;
-    if (x.from != y.from) return x.from < y.from ? -1 : 1;
-    if (x.to != y.to) return x.to < y.to ? -1 : 1;
-    if (x.label != y.label) return x.label < y.label ? -1 : 1;
-    return 0;
-}
+bool named_site(void* number, u32 site) { return named(site, static_cast<const u32*>(number)) != 0; }
 
 void put_attr(VgFile* fp, const HChar* attr, const HChar* v) {
     VG_(fprintf)(fp, " %s=\"", attr);
@@ -347,12 +337,9 @@ void put_parallelism(VgFile* fp, const u32* number) {
                  g_opt.instructions ? g_b.lost_instr() : g_b.lost_cycles());
     if (write_the_log) put_attr(fp, "log", g_opt.log);
     VG_(fprintf)(fp, ">\n");
-    // Serial work of directives the document cannot name is the program's.
-    double program_serial = a.site_count() ? a.site(0).serial : 0;
-    for (u32 t = 1; t < a.site_count(); ++t)
-        if (!named(t, number)) program_serial += a.site(t).serial;
+    a.fold_unnamed(named_site, const_cast<u32*>(number));
     VG_(fprintf)(fp, "    <program work=\"%llu\" span=\"%llu\" burdened-span=\"%llu\" serial=\"%llu\"/>\n",
-                 whole(a.work()), whole(a.span()), whole(a.burdened_span()), whole(program_serial));
+                 whole(a.work()), whole(a.span()), whole(a.burdened_span()), whole(a.site(0).serial));
     for (u32 i = 1; i < g_nsites; ++i) {
         if (!named(i, number)) continue;
         const Site& s = g_sites[i];
@@ -374,36 +361,18 @@ void put_parallelism(VgFile* fp, const u32* number) {
     }
     for (u32 t = 1; t < a.site_count(); ++t) {
         const ospg::SiteFigures& f = a.site(t);
-        if (!f.instances || !named(t, number)) continue;
+        if (!f.instances) continue;
         VG_(fprintf)(fp,
                      "    <directive site=\"%u\" instances=\"%u\" work=\"%llu\" span=\"%llu\" burdened-span=\"%llu\" "
                      "serial=\"%llu\"/>\n",
                      t, f.instances, whole(f.work), whole(f.span), whole(f.burdened_span), whole(f.serial));
     }
-    // Fragments bounded by a site the document cannot name are bounded by
-    // the program: merged with those that already were, then re-sorted.
-    u32 nf = a.fragment_count(), m = 0;
-    ospg::Fragment* fr = static_cast<ospg::Fragment*>(VG_(malloc)("ompsim.ospg", (nf + 1) * sizeof(ospg::Fragment)));
-    for (u32 i = 0; i < nf; ++i) {
-        ospg::Fragment f = a.fragment(i);
-        f.from = named(f.from, number);
-        f.to = named(f.to, number);
-        u32 j = 0;
-        while (j < m && !(fr[j].from == f.from && fr[j].to == f.to && fr[j].label == f.label)) ++j;
-        if (j < m) {
-            fr[j].count += f.count;
-            fr[j].work += f.work;
-            fr[j].serial += f.serial;
-        } else {
-            fr[m++] = f;
-        }
-    }
-    VG_(ssort)(fr, m, sizeof(ospg::Fragment), fragment_order);
-    for (u32 i = 0; i < m; ++i)
+    for (u32 i = 0; i < a.fragment_count(); ++i) {
+        const ospg::Fragment& f = a.fragment(i);
         VG_(fprintf)(fp,
                      "    <fragment from=\"%u\" to=\"%u\" label=\"%u\" count=\"%u\" work=\"%llu\" serial=\"%llu\"/>\n",
-                     fr[i].from, fr[i].to, fr[i].label, fr[i].count, whole(fr[i].work), whole(fr[i].serial));
-    VG_(free)(fr);
+                     f.from, f.to, f.label, f.count, whole(f.work), whole(f.serial));
+    }
     VG_(fprintf)(fp, "  </parallelism>\n");
     a.release();
     if (write_the_log) write_log(g, number);

@@ -58,7 +58,8 @@ void marker(u32 slot, u32 core, uptr a, uptr b, uptr c) {
     }
     prof().event(slot, ev, (u32)a, regions::RegionType((b >> 8) & 0xff), (u64)c, (u32)((b >> 16) & 0xffff), now);
     if (ospgsvc::enabled()) {
-        const regions::Node* at = prof().node_of(slot);
+        // The construct an implicit barrier belongs to: the one the profiler gave it.
+        const regions::Node* at = ev == regions::kBarrierBegin ? prof().node_of(slot) : nullptr;
         ospgsvc::region(slot, ev, (u32)a, regions::RegionType((b >> 8) & 0xff), (u32)((b >> 16) & 0xffff),
                         at ? at->region : regions::kNoRegion);
     }
