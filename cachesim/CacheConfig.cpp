@@ -94,6 +94,88 @@ bool fail_assoc_zero(ErrorText& err, const char* n) {
     return false;
 }
 
+// A prefetcher fills the level it belongs to, so the level must be one
+// that demand misses fill (an exclusive level is filled only by victims);
+// the numbers are checked here too for configurations built in code.
+bool check_prefetch(const LevelConfig& l, const char* n, ErrorText& err) {
+    const PrefetchConfig& p = l.prefetch;
+    if (p.kinds == 0) return true;
+    if (p.kinds & ~u8(kPrefetchNextLine | kPrefetchStride | kPrefetchStream)) {
+        start(err, n);
+        error_append(err, "unknown prefetcher kind");
+        return false;
+    }
+    if (l.inclusion == Inclusion::Exclusive) {
+        start(err, n);
+        error_append(err, "a prefetcher needs a level that demand misses fill, not an exclusive (victim) level");
+        return false;
+    }
+    if (p.degree < 1 || p.degree > 64) {
+        start(err, n);
+        error_append(err, "prefetch degree ");
+        error_append_u64(err, p.degree);
+        error_append(err, " is not between 1 and 64");
+        return false;
+    }
+    if ((p.kinds & kPrefetchStride) && (p.stride_entries < 1 || p.stride_entries > 65536)) {
+        start(err, n);
+        error_append(err, "stride prefetch table of ");
+        error_append_u64(err, p.stride_entries);
+        error_append(err, " entries is not between 1 and 65536");
+        return false;
+    }
+    if ((p.kinds & kPrefetchStream) && (p.stream_entries < 1 || p.stream_entries > 1024)) {
+        start(err, n);
+        error_append(err, "stream prefetcher with ");
+        error_append_u64(err, p.stream_entries);
+        error_append(err, " streams is not between 1 and 1024");
+        return false;
+    }
+    return true;
+}
+
+bool check_tlb(const TlbConfig& t, ErrorText& err) {
+    if (t.levels == 0) return true;
+    if (t.levels < 0 || t.levels > kMaxTlbLevels) {
+        err.set = false;
+        error_append(err, "the data TLB must have 0 to 2 levels, not ");
+        append_int(err, t.levels);
+        return false;
+    }
+    if (!is_pow2(t.page_size) || t.page_size < 4096 || t.page_size > (1ull << 30)) {
+        err.set = false;
+        error_append(err, "TLB page size ");
+        error_append_u64(err, t.page_size);
+        error_append(err, " B is not a power of two between 4 KiB and 1 GiB");
+        return false;
+    }
+    for (int k = 0; k < t.levels; ++k) {
+        const TlbLevelConfig& l = t.level[k];
+        const char* n = k == 0 ? "DTLB1: " : "DTLB2: ";
+        err.set = false;
+        err.text[0] = 0;
+        if (l.entries == 0) {
+            error_append(err, n);
+            error_append(err, "entries must not be 0");
+            return false;
+        }
+        if (l.assoc == 0) {
+            error_append(err, n);
+            error_append(err, "associativity must be at least 1");
+            return false;
+        }
+        if (l.assoc > l.entries || l.entries % l.assoc != 0) {
+            error_append(err, n);
+            error_append_u64(err, l.entries);
+            error_append(err, " entries are not a multiple of the associativity ");
+            error_append_u64(err, l.assoc);
+            return false;
+        }
+        error_clear(err);
+    }
+    return true;
+}
+
 // The rules of a level in a general hierarchy (everything but the rules
 // that relate levels to each other).
 bool check_general_level(const LevelConfig& l, const char* n, bool level1,
@@ -131,7 +213,7 @@ bool check_general_level(const LevelConfig& l, const char* n, bool level1,
         error_append(err, write_policy_name(l.write));
         return false;
     }
-    return true;
+    return check_prefetch(l, n, err);
 }
 
 // Cachegrind 3.19's check_cache() rules (cg_arch.c), in an order that gives
@@ -203,6 +285,21 @@ bool check_cachegrind_level(const LevelConfig& l, const char* n, ErrorText& err)
 }
 
 bool validate_cachegrind(const HierarchyConfig& c, ErrorText& err) {
+    const LevelConfig* lv[3] = {&c.i1, &c.level[0], &c.level[1]};
+    for (int i = 0; i < 3; ++i) {
+        if (lv[i]->prefetch.kinds == 0) continue;
+        start(err, level_name(c, i == 2 ? 1 : 0, i == 0));
+        error_append(err, "Cachegrind's model has no prefetcher; prefetching is not available"
+                          " with --machine=cachegrind");
+        return false;
+    }
+    if (c.tlb.levels != 0) {
+        err.set = false;
+        err.text[0] = 0;
+        error_append(err, "Cachegrind's model has no TLB; DTLB levels are not available"
+                          " with --machine=cachegrind");
+        return false;
+    }
     if (c.levels != 2) {
         err.set = false;
         error_append(err, "cachegrind mode needs exactly 2 levels (I1/D1 and LL), not ");
@@ -279,7 +376,20 @@ bool validate(const HierarchyConfig& c, ErrorText& err) {
         error_append(err, ")");
         return false;
     }
-    return true;
+    return check_tlb(c.tlb, err);
+}
+
+void prefetch_kinds_text(u8 kinds, char out[32]) {
+    static const char* const kNames[3] = {"next-line", "stride", "stream"};
+    size_t n = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (!(kinds & (1u << i))) continue;
+        if (n) out[n++] = ',';
+        for (const char* p = kNames[i]; *p; ++p) out[n++] = *p;
+    }
+    if (n == 0)
+        for (const char* p = "none"; *p; ++p) out[n++] = *p;
+    out[n] = 0;
 }
 
 }  // namespace ompsim

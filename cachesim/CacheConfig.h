@@ -24,6 +24,26 @@ enum class WritePolicy : u8 { WriteBack, WriteThrough };
 //                above; a hit moves the line up and removes it here.
 enum class Inclusion : u8 { NonInclusive, Inclusive, Exclusive };
 
+// Hardware prefetchers of one level (docs/machines.md, "Prefetchers"). A
+// prefetcher is trained by the level's demand misses and by demand hits on
+// lines a prefetch brought in (gem5's default training, so a level without
+// prefetched lines costs nothing on its hit path); it never crosses a 4 KiB
+// page (hardware prefetchers work on physical addresses).
+enum : u8 {
+    kPrefetchNextLine = 1,  // tagged next-line: block + 1 .. + degree
+    kPrefetchStride = 2,    // per-PC reference prediction table
+    kPrefetchStream = 4,    // per-page stream detection
+};
+struct PrefetchConfig {
+    u8 kinds;              // kPrefetch* mask; 0 = no prefetcher
+    u32 degree;            // lines issued per trigger, 1..64
+    u32 stride_entries;    // stride table entries (indexed by PC), 1..65536
+    u32 stream_entries;    // pages the stream prefetcher tracks, 1..1024
+};
+constexpr u32 kDefaultPrefetchDegree = 1;
+constexpr u32 kDefaultStrideEntries = 256;
+constexpr u32 kDefaultStreamEntries = 16;
+
 struct LevelConfig {
     u64 size;          // bytes
     u32 assoc;         // ways; == size/line for fully associative
@@ -32,6 +52,23 @@ struct LevelConfig {
     WritePolicy write;
     Inclusion inclusion;
     u32 latency;       // cycles to serve an access from this level
+    PrefetchConfig prefetch;
+};
+
+// Data TLBs (docs/machines.md, "TLBs"): per core, up to two levels, LRU,
+// one page size for the whole run (the tool cannot see which pages the
+// kernel backs with huge pages).
+constexpr int kMaxTlbLevels = 2;
+struct TlbLevelConfig {
+    u32 entries;       // translations held
+    u32 assoc;         // ways; == entries for fully associative
+    u32 latency;       // cycles added to an access this level serves
+};
+struct TlbConfig {
+    int levels;        // 0 = no TLB simulated
+    u64 page_size;     // bytes: a power of two, 4 KiB to 1 GiB
+    TlbLevelConfig level[kMaxTlbLevels];
+    u32 walk_latency;  // cycles added by a page walk (a miss in every level)
 };
 
 struct HierarchyConfig {
@@ -63,12 +100,17 @@ struct HierarchyConfig {
     // level is private).
     u32 c2c_latency;
     u32 upgrade_latency;
+    // Data TLBs (levels 0: none; always none in Cachegrind mode).
+    TlbConfig tlb;
 };
 
 // Names as users type them and as documents print them.
 const char* replacement_name(Replacement r);
 const char* write_policy_name(WritePolicy w);
 const char* inclusion_name(Inclusion i);
+// "none", or the prefetchers of a mask joined by ',': "next-line,stride".
+// Writes at most 32 bytes including the NUL.
+void prefetch_kinds_text(u8 kinds, char out[32]);
 
 // Level names: "I1", "D1"/"L1", "L2", "L3", "L4" (or "LL" in Cachegrind mode).
 const char* level_name(const HierarchyConfig& c, int level_index, bool icache_side);

@@ -3,6 +3,8 @@
 // static constructors; strings are handled as (pointer, length) slices.
 #include "MachineConfig.h"
 
+#include "MachinePresets.h"
+
 namespace ompsim {
 namespace {
 
@@ -126,87 +128,20 @@ bool parse_cpi(Str s, u32& out_x100) {
 }
 
 // ---------------------------------------------------------------------------
-// Presets
+// Presets (MachinePresets.cpp) and the detected host
 
-LevelConfig make_level(u64 size, u32 assoc, u32 line, u32 latency) {
-    LevelConfig l;
-    l.size = size;
-    l.assoc = assoc;
-    l.line = line;
-    l.replacement = Replacement::LRU;
-    l.write = WritePolicy::WriteBack;
-    l.inclusion = Inclusion::NonInclusive;
-    l.latency = latency;
-    return l;
-}
-
-void clear_config(HierarchyConfig& c) {
-    LevelConfig z = make_level(0, 0, 0, 0);
-    c.levels = 0;
-    c.split_l1 = true;
-    c.i1 = z;
-    for (int k = 0; k < kMaxLevels; ++k) c.level[k] = z;
-    c.icache = true;
-    c.cachegrind = false;
-    c.random_seed = 1;
-    c.memory_latency = 0;
-    c.cpi_x100 = 100;
-    c.private_levels = 0;
-    c.c2c_latency = 0;
-    c.upgrade_latency = 0;
-}
-
-constexpr u64 KiB = 1024;
-constexpr u64 MiB = 1024 * 1024;
-
-// Intel Golden Cove (Alder Lake P-core) desktop part.
-void preset_desktop(HierarchyConfig& c) {
-    clear_config(c);
-    c.levels = 3;
-    c.i1 = make_level(32 * KiB, 8, 64, 5);
-    c.level[0] = make_level(48 * KiB, 12, 64, 5);
-    c.level[1] = make_level(1280 * KiB, 10, 64, 15);
-    c.level[2] = make_level(30 * MiB, 12, 64, 65);
-    c.memory_latency = 250;
-    set_coherence_defaults(c);
-}
-
-// Cachegrind-compatible; the latencies are the weights of Cachegrind's
-// documented cycle estimate Ir + 10*L1m + 100*LLm.
-void preset_cachegrind(HierarchyConfig& c) {
-    clear_config(c);
-    c.cachegrind = true;
-    c.levels = 2;
-    c.i1 = make_level(32 * KiB, 8, 64, 1);
-    c.level[0] = make_level(32 * KiB, 8, 64, 1);
-    c.level[1] = make_level(8 * MiB, 16, 64, 10);
-    c.memory_latency = 100;
-    set_coherence_defaults(c);
-}
-
-// Small caches whose effects show on small arrays.
-void preset_teaching(HierarchyConfig& c) {
-    clear_config(c);
-    c.levels = 2;
-    c.i1 = make_level(4 * KiB, 2, 64, 4);
-    c.level[0] = make_level(4 * KiB, 2, 64, 4);
-    c.level[1] = make_level(64 * KiB, 8, 64, 12);
-    c.memory_latency = 100;
-    set_coherence_defaults(c);
-}
-
-const char* const kPresetNames[] = {"cachegrind", "desktop", "teaching", nullptr};
-
-bool preset_by_name(Str name, HierarchyConfig& out) {
-    if (eq(name, "desktop")) { preset_desktop(out); return true; }
-    if (eq(name, "cachegrind")) { preset_cachegrind(out); return true; }
-    if (eq(name, "teaching")) { preset_teaching(out); return true; }
-    return false;
+bool preset_by_name(Str name, const MachineBuilder* b, HierarchyConfig& out) {
+    if (eq(name, "host")) {
+        if (!b || !b->host) return false;
+        out = *b->host;
+        return true;
+    }
+    return preset_lookup(name.p, name.n, out);
 }
 
 bool is_preset_name(Str name) {
-    for (int i = 0; kPresetNames[i]; ++i)
-        if (eq(name, kPresetNames[i])) return true;
+    for (const char* const* p = preset_names(); *p; ++p)
+        if (eq(name, *p)) return true;
     return false;
 }
 
@@ -385,9 +320,9 @@ bool parse_value(Str v, Setting& s, ErrorText& rule) {
             error_append(rule, "unknown machine ");
             append_quoted(rule, v);
             error_append(rule, " (valid: ");
-            for (int i = 0; kPresetNames[i]; ++i) {
+            for (int i = 0; preset_names()[i]; ++i) {
                 if (i) error_append(rule, ", ");
-                error_append(rule, kPresetNames[i]);
+                error_append(rule, preset_names()[i]);
             }
             error_append(rule, ")");
             return false;
@@ -531,7 +466,7 @@ bool apply_geometry(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
     }
     if (index >= 1 && index == c.levels) {
         // Adds the level just below the current last one.
-        c.level[index] = make_level(s.size, s.assoc, s.line, default_latency(index));
+        c.level[index] = preset_level(s.size, s.assoc, s.line, default_latency(index));
         c.levels = index + 1;
         return true;
     }
@@ -774,8 +709,8 @@ const char* builder_machine_name(const MachineBuilder& b) {
     Str machine;
     ErrorText err;
     if (!chosen_machine(b, machine, err)) return nullptr;
-    for (int i = 0; kPresetNames[i]; ++i)
-        if (eq(machine, kPresetNames[i])) return kPresetNames[i];
+    for (int i = 0; preset_names()[i]; ++i)
+        if (eq(machine, preset_names()[i])) return preset_names()[i];
     return nullptr;
 }
 
@@ -849,10 +784,10 @@ bool parse_size(const char* s, size_t len, u64& out) {
 
 bool machine_preset(const char* name, HierarchyConfig& out) {
     if (!name) return false;
-    return preset_by_name(cstr(name), out);
+    return preset_by_name(cstr(name), nullptr, out);
 }
 
-const char* const* machine_preset_names() { return kPresetNames; }
+const char* const* machine_preset_names() { return preset_names(); }
 
 void builder_reset(MachineBuilder& b) {
     b.machine = nullptr;
@@ -863,7 +798,10 @@ void builder_reset(MachineBuilder& b) {
     b.config_text = nullptr;
     b.config_len = 0;
     b.config_loaded = false;
+    b.host = nullptr;
 }
+
+void builder_set_host(MachineBuilder& b, const HierarchyConfig* host) { b.host = host; }
 
 const char* builder_config_path(const MachineBuilder& b) { return b.config_path; }
 
@@ -938,7 +876,12 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
     if (!chosen_machine(b, machine, err)) return false;
     HierarchyConfig c;
     Explicit ex = {false, false, false};
-    if (!preset_by_name(machine, c)) {
+    if (eq(machine, "host") && !b.host) {
+        restart(err);
+        error_append(err, "--machine=host: the host's caches were not detected");
+        return false;
+    }
+    if (!preset_by_name(machine, &b, c)) {
         restart(err);
         error_append(err, "unknown machine ");
         append_quoted(err, machine);

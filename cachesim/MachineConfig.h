@@ -26,6 +26,7 @@ struct MachineBuilder {
     const char* config_text;                  // file text (not NUL-terminated)
     size_t config_len;
     bool config_loaded;                       // builder_config_text() succeeded
+    const HierarchyConfig* host;              // the detected host (builder_set_host), or null
 };
 
 void builder_reset(MachineBuilder& b);
@@ -48,6 +49,12 @@ const char* builder_config_path(const MachineBuilder& b);
 bool builder_config_text(MachineBuilder& b, const char* name, const char* text,
                          size_t len, ErrorText& err);
 
+// The hierarchy --machine=host (or `machine = host` in the file) starts
+// from: the tool detects it (vgtool/HostMachine) when builder_machine_name()
+// is "host" and hands it in here before builder_finish(); it must stay
+// alive until then. Without it, builder_finish() fails for host.
+void builder_set_host(MachineBuilder& b, const HierarchyConfig* host);
+
 // Builds the configuration: preset (--machine, else the file's `machine`,
 // else "desktop") -> config-file settings in file order -> command-line
 // overrides in order; then validate(). False with err on any error.
@@ -59,9 +66,10 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
 // builder holds an invalid file or machine (builder_finish() then fails).
 const char* builder_machine_name(const MachineBuilder& b);
 
-// Presets: false if `name` is unknown.
+// Presets: false if `name` is unknown or "host" (which needs detection).
 bool machine_preset(const char* name, HierarchyConfig& out);
-// The preset names, null-terminated: "cachegrind", "desktop", "teaching".
+// The preset names, null-terminated, in alphabetical order; includes "host"
+// (docs/machines.md lists them all).
 const char* const* machine_preset_names();
 
 // Parses a size in bytes: "32768", "32K", "32k", "32KiB", "32KB", "1.25M",
