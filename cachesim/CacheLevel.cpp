@@ -29,6 +29,9 @@ void CacheLevel::clear() {
     stats.writebacks = 0;
     stats.back_invalidations = 0;
     stats.victims_in = 0;
+    stats.prefetches_issued = 0;
+    stats.prefetches_useful = 0;
+    stats.prefetches_polluting = 0;
 }
 
 bool CacheLevel::init(const LevelConfig& cfg, u64 seed, const Allocator& a) {
@@ -117,6 +120,7 @@ bool CacheLevel::insert(u64 set, u64 block, bool dirty, u64* victim, bool* victi
         // unless the set was full, in which case it is the LRU/oldest line.
         u64 dropped = repl::order_push_front(k, assoc_, key);
         if (dropped == repl::kInvalidKey) return false;
+        if (repl::key_prefetched(dropped)) stats.prefetches_polluting++;
         *victim = repl::key_block(dropped);
         *victim_dirty = repl::key_dirty(dropped);
         return true;
@@ -132,6 +136,7 @@ bool CacheLevel::insert(u64 set, u64 block, bool dirty, u64* victim, bool* victi
     if (way == assoc_) {
         way = repl_ == Replacement::PLRU ? repl::plru_victim(plru_bits(set), log2_assoc_)
                                          : repl::random_victim(rng_, assoc_);
+        if (repl::key_prefetched(k[way])) stats.prefetches_polluting++;
         *victim = repl::key_block(k[way]);
         *victim_dirty = repl::key_dirty(k[way]);
         evicted = true;

@@ -62,7 +62,7 @@ public:
     int find(u64 set, u64 block) const {
         const u64* k = set_keys(set);
         for (u32 i = 0; i < assoc_; ++i)
-            if (repl::key_matches(k[i], block)) return int(i);
+            if (repl::key_holds(k[i], block)) return int(i);
         return -1;
     }
     // Replacement update of a hit at `pos`: LRU moves the line to MRU, PLRU
@@ -85,6 +85,10 @@ public:
         return pos;  // FIFO and Random: a hit changes nothing
     }
     void mark_dirty(u64 set, int pos) { set_keys(set)[pos] |= 1; }
+    // The line at `pos` was filled by a prefetch and not used since.
+    bool prefetched_at(u64 set, int pos) const { return repl::key_prefetched(set_keys(set)[pos]); }
+    void mark_prefetched(u64 set, int pos) { set_keys(set)[pos] |= repl::kPrefetchedBit; }
+    void clear_prefetched(u64 set, int pos) { set_keys(set)[pos] &= ~repl::kPrefetchedBit; }
     bool is_dirty(u64 set, int pos) const { return repl::key_dirty(set_keys(set)[pos]); }
     u64 block_at(u64 set, int pos) const { return repl::key_block(set_keys(set)[pos]); }
     bool valid_at(u64 set, int pos) const { return set_keys(set)[pos] != repl::kInvalidKey; }
@@ -96,7 +100,8 @@ public:
     // Random: the lowest-numbered empty way) and nothing is evicted; otherwise
     // the policy picks a victim (Random: one PRNG draw). The filled way is
     // touched. Returns true and the victim's block and dirty bit if a valid
-    // line was displaced.
+    // line was displaced (an unused prefetched victim counts in
+    // stats.prefetches_polluting).
     bool insert(u64 set, u64 block, bool dirty, u64* victim, bool* victim_dirty);
 
     // ---- By block -----------------------------------------------------------

@@ -47,6 +47,9 @@ void add_stats(LevelStats& to, const LevelStats& s) {
     to.writebacks += s.writebacks;
     to.back_invalidations += s.back_invalidations;
     to.victims_in += s.victims_in;
+    to.prefetches_issued += s.prefetches_issued;
+    to.prefetches_useful += s.prefetches_useful;
+    to.prefetches_polluting += s.prefetches_polluting;
 }
 
 }  // namespace
@@ -58,7 +61,14 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
                            ErrorText& err) {
     cores_ = nullptr;
     cur_ = nullptr;
-    for (int k = 0; k < kMaxLevels; ++k) shared_[k].clear();
+    for (int k = 0; k < kMaxLevels; ++k) {
+        shared_[k].clear();
+        shared_pf_[k].clear();
+        pf_on_[k] = k < cfg.levels && cfg.level[k].prefetch.kinds != 0;
+    }
+    pf_i1_on_ = cfg.split_l1 && cfg.i1.prefetch.kinds != 0;
+    pf_count_ = 0;
+    pf_flags_ = 0;
     dir_.clear();
     cfg_ = cfg;
     alloc_ = a;
@@ -112,6 +122,8 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
         Core& c = cores_[i];
         c.i1.clear();
         for (int k = 0; k < kMaxLevels; ++k) c.lv[k].clear();
+        c.pf_i1.clear();
+        for (int k = 0; k < kMaxLevels; ++k) c.pf[k].clear();
         for (u32 w = 0; w < kWatchSlots; ++w) c.watch[w] = 0;
         for (int k = 0; k < kMaxLevels; ++k) c.cs[k] = kZeroCoherence;
         c.clean_writes_free = false;
@@ -119,7 +131,8 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     }
     bool ok = true;
     for (int k = plevels_; ok && k < levels_; ++k) {
-        ok = shared_[k].init(cfg.level[k], nonzero(cfg.random_seed + u64(k + 1) * kGolden), a);
+        ok = shared_[k].init(cfg.level[k], nonzero(cfg.random_seed + u64(k + 1) * kGolden), a) &&
+             shared_pf_[k].init(cfg.level[k].prefetch, line_bits_, a);
         if (!ok) {
             error_clear(err);
             error_append(err, "cache simulator: out of memory for the tags of level ");
@@ -145,6 +158,8 @@ void CoherentMachine::destroy() {
         for (u32 i = 0; i < ncores_; ++i) {
             cores_[i].i1.destroy();
             for (int k = 0; k < kMaxLevels; ++k) cores_[i].lv[k].destroy();
+            cores_[i].pf_i1.destroy();
+            for (int k = 0; k < kMaxLevels; ++k) cores_[i].pf[k].destroy();
         }
         if (alloc_.release) alloc_.release(alloc_.ctx, cores_);
     }
@@ -152,7 +167,10 @@ void CoherentMachine::destroy() {
     cur_ = nullptr;
     ncores_ = 0;
     cores_used_ = 0;
-    for (int k = 0; k < kMaxLevels; ++k) shared_[k].destroy();
+    for (int k = 0; k < kMaxLevels; ++k) {
+        shared_[k].destroy();
+        shared_pf_[k].destroy();
+    }
     dir_.destroy();
     multi_ = false;
 }
@@ -166,16 +184,20 @@ bool CoherentMachine::activate(u32 core) {
     for (int k = 0; ok && k < plevels_; ++k) {
         LevelConfig lc = cfg_.level[k];
         if (k == 0) lc.inclusion = Inclusion::NonInclusive;  // level 1 has nothing above it
-        ok = c.lv[k].init(lc, nonzero(cfg_.random_seed + u64(k + 1) * kGolden + salt), alloc_);
+        ok = c.lv[k].init(lc, nonzero(cfg_.random_seed + u64(k + 1) * kGolden + salt), alloc_) &&
+             c.pf[k].init(lc.prefetch, line_bits_, alloc_);
     }
     if (ok && split_) {
         LevelConfig lc = cfg_.i1;
         lc.inclusion = Inclusion::NonInclusive;
-        ok = c.i1.init(lc, nonzero(cfg_.random_seed + kI1SeedSalt + salt), alloc_);
+        ok = c.i1.init(lc, nonzero(cfg_.random_seed + kI1SeedSalt + salt), alloc_) &&
+             c.pf_i1.init(lc.prefetch, line_bits_, alloc_);
     }
     if (!ok) {
         c.i1.destroy();
         for (int k = 0; k < kMaxLevels; ++k) c.lv[k].destroy();
+        c.pf_i1.destroy();
+        for (int k = 0; k < kMaxLevels; ++k) c.pf[k].destroy();
         c.i1.clear();
         for (int k = 0; k < kMaxLevels; ++k) c.lv[k].clear();
         return false;
@@ -212,7 +234,15 @@ void CoherentMachine::enter_multicore() {
 // ---------------------------------------------------------------------------
 // Access
 
-u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes) {
+u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
+    pf_count_ = 0;
+    pf_flags_ = 0;
+    u32 r = demand(core, kind, block, bytes);
+    if (pf_count_) run_prefetchers(kind == kFetch ? block : pc);
+    return r | pf_flags_;
+}
+
+u32 CoherentMachine::demand(u32 core, AccessKind kind, u64 block, u64 bytes) {
     if (core >= ncores_) return u32(levels_);
     Core& cr = cores_[core];
     if (!cr.active && !activate(core)) return u32(levels_);
@@ -227,6 +257,7 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
             int p = c.find(s, block);
             if (p >= 0) {
                 c.stats.refs[kind]++;
+                demand_hit(c, 0, icache_side, s, p, block);
                 p = c.touch(s, p);
                 if (kind == kWrite) c.mark_dirty(s, p);
                 return 0;
@@ -259,6 +290,7 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
         int p = c.find(s, block);
         if (p >= 0) {
             c.stats.refs[kind]++;
+            demand_hit(c, 0, icache_side, s, p, block);
             c.touch(s, p);
             return 0;
         }
@@ -272,6 +304,7 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
             int p = c.find(s, block);
             if (p >= 0 && c.is_dirty(s, p) && cr.watch[block % kWatchSlots] == 0) {
                 c.stats.refs[kWrite]++;
+                demand_hit(c, 0, false, s, p, block);
                 c.touch(s, p);
                 return 0;
             }
@@ -283,6 +316,7 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
             int p = c.find(s, block);
             if (p >= 0) {
                 c.stats.refs[kWrite]++;
+                demand_hit(c, 0, false, s, p, block);
                 p = c.touch(s, p);
                 c.mark_dirty(s, p);
                 depth = 0;
@@ -294,6 +328,67 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
     return depth | ctx_.flags;
 }
 
+// ---------------------------------------------------------------------------
+// Prefetching
+
+void CoherentMachine::train_later(int k, bool icache_side, u64 block) {
+    if (pf_count_ < kMaxLevels + 1) pf_events_[pf_count_++] = PfEvent{k, icache_side, block};
+}
+
+void CoherentMachine::used_prefetch(CacheLevel& c, int k, bool icache_side, u64 set, int pos,
+                                    u64 block) {
+    c.clear_prefetched(set, pos);
+    c.stats.prefetches_useful++;
+    pf_flags_ |= kPrefetchHit;
+    if (has_prefetcher(k, icache_side)) train_later(k, icache_side, block);
+}
+
+// The demand access is complete (its coherence actions finished): each
+// training event asks its level's prefetcher for blocks.
+void CoherentMachine::run_prefetchers(u64 pc) {
+    u32 events = pf_count_;
+    for (u32 i = 0; i < events; ++i) {
+        PfEvent e = pf_events_[i];
+        u32 n = prefetcher(e.k, e.icache_side).train(pc, e.block, pf_proposals_);
+        for (u32 j = 0; j < n; ++j) prefetch_into(e.k, e.icache_side, pf_proposals_[j]);
+    }
+    pf_count_ = 0;
+}
+
+// Fetches `block` into level k of the current core (or shared level k) for
+// its prefetcher, unless the level has it. The request travels like a
+// read: below level k it counts as a kPrefetch reference and, at the
+// crossing into the shared levels, takes part in the coherence protocol
+// (a prefetch of a line another core holds Modified is a cache-to-cache
+// transfer that leaves both copies Shared).
+void CoherentMachine::prefetch_into(int k, bool icache_side, u64 block) {
+    CacheLevel& c = lvl(k, icache_side);
+    if (has(c, block)) return;
+    c.stats.prefetches_issued++;
+    bool dirty_up = false;
+    if (multi_) {
+        ctx_.core = u32(cur_ - cores_);
+        ctx_.kind = kPrefetch;
+        ctx_.block = block;
+        ctx_.bytes = 0;
+        ctx_.flags = 0;
+        ctx_.prev = 'I';
+        ctx_.dir = false;
+        ctx_.crossed = false;
+        ctx_.others_hold = false;
+        ctx_.c2c = false;
+        ctx_.came_dirty = false;
+        ctx_.pending = false;
+        ctx_.supplier = 0;
+        ctx_.pending_owner = 0;
+    }
+    fetch(k, block, kPrefetch, icache_side, &dirty_up);
+    if (multi_ && ctx_.dir) finish();
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) c.mark_prefetched(s, p);
+}
+
 // A demand fetch (kFetch, kRead, or the fill of a write-allocate miss above:
 // kWrite) of `block` into level k. *dirty_up tells the requester that the
 // line comes from an exclusive level with its dirty bit set.
@@ -303,6 +398,7 @@ unsigned CoherentMachine::fetch(int k, u64 block, AccessKind kind, bool icache_s
     u64 s = c.set_of(block);
     int p = c.find(s, block);
     if (p >= 0) {
+        if (kind != kPrefetch) demand_hit(c, k, icache_side, s, p, block);
         p = c.touch(s, p);
         if (!c.exclusive()) {
             *dirty_up = false;
@@ -316,6 +412,7 @@ unsigned CoherentMachine::fetch(int k, u64 block, AccessKind kind, bool icache_s
         return unsigned(k);
     }
     c.stats.misses[kind]++;
+    if (kind != kPrefetch && has_prefetcher(k, icache_side)) train_later(k, icache_side, block);
     bool below_dirty = false;
     unsigned depth = fetch_below(k, block, kind, &below_dirty);
     if (c.exclusive()) {
@@ -359,6 +456,7 @@ unsigned CoherentMachine::write(int k, u64 block) {
     u64 s = c.set_of(block);
     int p = c.find(s, block);
     if (p >= 0) {
+        demand_hit(c, k, false, s, p, block);
         p = c.touch(s, p);
         if (c.write_back())
             c.mark_dirty(s, p);
@@ -367,6 +465,7 @@ unsigned CoherentMachine::write(int k, u64 block) {
         return unsigned(k);
     }
     c.stats.misses[kWrite]++;
+    if (has_prefetcher(k, false)) train_later(k, false, block);
     if (c.write_back() && !c.exclusive()) {
         // Write-allocate: fetch the line, install it dirty.
         bool below_dirty = false;

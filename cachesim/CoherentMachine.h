@@ -22,6 +22,7 @@
 #include "CacheLevel.h"
 #include "CoherenceDirectory.h"
 #include "LevelStats.h"
+#include "Prefetcher.h"
 
 namespace ompsim {
 
@@ -43,6 +44,9 @@ enum : u32 {
     kUpgrade = 1u << 11,
     // This access invalidated at least one other core's copy.
     kInvalidatedOthers = 1u << 12,
+    // Served by a line a prefetcher brought in, on its first use (at the
+    // level the depth names).
+    kPrefetchHit = 1u << 13,
 };
 constexpr u32 kDepthMask = 0xffu;
 
@@ -72,10 +76,17 @@ public:
     // One demand reference (kFetch, kRead, kWrite) of `core` to line `block`
     // (= addr >> line_bits()). `bytes`: mask of the bytes of the line the
     // access touches, one bit per byte for lines <= 64 B (for longer lines
-    // one bit per line/64 bytes). Returns depth | flags. A core >= max_cores
-    // (or one whose caches could not be allocated) is ignored: nothing is
-    // counted and levels() is returned.
-    u32 access(u32 core, AccessKind kind, u64 block, u64 bytes);
+    // one bit per line/64 bytes). `pc`: the address of the instruction,
+    // which trains stride prefetchers. Returns depth | flags. A core >=
+    // max_cores (or one whose caches could not be allocated) is ignored:
+    // nothing is counted and levels() is returned.
+    //
+    // Prefetchers (Prefetcher.h) run after the demand access: each level's
+    // demand misses and first uses of prefetched lines train it, and the
+    // blocks it proposes that the level lacks are fetched into it like
+    // reads (through the coherence protocol once several cores run),
+    // counted below as kPrefetch references, not as demand ones.
+    u32 access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc = 0);
 
     unsigned line_bits() const { return line_bits_; }
     int levels() const { return levels_; }
@@ -115,6 +126,8 @@ private:
     struct Core {
         CacheLevel i1;
         CacheLevel lv[kMaxLevels];   // [0, private_levels) used
+        Prefetcher pf_i1;
+        Prefetcher pf[kMaxLevels];   // the private levels' prefetchers
         // Number of lines this core holds exclusively (E/M) that another
         // core has a loss record for, by block % kWatchSlots: a write to
         // such a line must update the records, so it takes the slow path.
@@ -150,7 +163,24 @@ private:
         if (k < plevels_) return (k == 0 && icache_side && split_) ? cur_->i1 : cur_->lv[k];
         return shared_[k];
     }
-    u32 access_slow(u32 core, AccessKind kind, u64 block, u64 bytes);
+    u32 access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
+    u32 demand(u32 core, AccessKind kind, u64 block, u64 bytes);
+    // Prefetching: a training event of level k; a demand hit at (set, pos)
+    // of level k, which may be the first use of a prefetched line.
+    void train_later(int k, bool icache_side, u64 block);
+    void demand_hit(CacheLevel& c, int k, bool icache_side, u64 set, int pos, u64 block) {
+        if (c.prefetched_at(set, pos)) used_prefetch(c, k, icache_side, set, pos, block);
+    }
+    void used_prefetch(CacheLevel& c, int k, bool icache_side, u64 set, int pos, u64 block);
+    bool has_prefetcher(int k, bool icache_side) const {
+        return icache_side ? pf_i1_on_ : pf_on_[k];
+    }
+    Prefetcher& prefetcher(int k, bool icache_side) {
+        if (k < plevels_) return icache_side ? cur_->pf_i1 : cur_->pf[k];
+        return shared_pf_[k];
+    }
+    void run_prefetchers(u64 pc);
+    void prefetch_into(int k, bool icache_side, u64 block);
     unsigned fetch(int k, u64 block, AccessKind kind, bool icache_side, bool* dirty_up);
     unsigned fetch_below(int k, u64 block, AccessKind kind, bool* dirty_up);
     unsigned write(int k, u64 block);
@@ -176,9 +206,24 @@ private:
     void sync_watch(u32 slot);
     CoherenceStats& cstats(u32 core) { return cores_[core].cs[plevels_ - 1]; }
 
+    // Training events of the access in progress (at most one per level
+    // and I1), run once the demand access is complete.
+    struct PfEvent {
+        int k;
+        bool icache_side;
+        u64 block;
+    };
+
     Core* cores_;
     Core* cur_;            // the core of the access in progress
     CacheLevel shared_[kMaxLevels];  // [private_levels, levels) used
+    Prefetcher shared_pf_[kMaxLevels];
+    PfEvent pf_events_[kMaxLevels + 1];
+    u64 pf_proposals_[kMaxPrefetchProposals];
+    u32 pf_count_;
+    u32 pf_flags_;         // kPrefetchHit of the access in progress
+    bool pf_on_[kMaxLevels];
+    bool pf_i1_on_;
     CoherenceDirectory dir_;
     Context ctx_;
     HierarchyConfig cfg_;
@@ -203,7 +248,7 @@ private:
 // core holds it) and no other core has a loss record for it (the core's
 // write filter slot is zero); while a single core has run, any write hit to
 // a write-back L1 stays here.
-inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes) {
+inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
     if (core < ncores_) {
         Core& cr = cores_[core];
         CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
@@ -224,7 +269,7 @@ inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 byt
             }
         }
     }
-    return access_slow(core, kind, block, bytes);
+    return access_slow(core, kind, block, bytes, pc);
 }
 
 }  // namespace ompsim

@@ -9,8 +9,9 @@ namespace ompsim {
 // What a reference to a level is. Fetch, Read and Write are demand accesses
 // of the program (a Write arriving at level k >= 2 is a write-through or the
 // fill of a write-allocate miss above); Writeback is a dirty line evicted
-// from the level above.
-enum AccessKind : u32 { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3, kNumKinds = 4 };
+// from the level above; Prefetch is a request a prefetcher at this level or
+// above sent (never a demand access).
+enum AccessKind : u32 { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3, kPrefetch = 4, kNumKinds = 5 };
 
 struct LevelStats {
     u64 refs[kNumKinds];    // line references of each kind
@@ -19,6 +20,11 @@ struct LevelStats {
     u64 writebacks;         // dirty lines sent down (to the next level or memory)
     u64 back_invalidations; // lines removed because an inclusive level below evicted them
     u64 victims_in;         // lines inserted as victims (exclusive levels only)
+    // This level's own prefetcher (Prefetcher.h): lines it filled, lines a
+    // demand access then used, lines evicted before any use.
+    u64 prefetches_issued;
+    u64 prefetches_useful;
+    u64 prefetches_polluting;
 };
 
 }  // namespace ompsim

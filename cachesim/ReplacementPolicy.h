@@ -1,6 +1,7 @@
 // Replacement-policy primitives used by CacheLevel (see docs/cache-model.md).
 //
 // A set is an array of `assoc` keys, one per way; key = block << 1 | dirty,
+// plus kPrefetchedBit while a line a prefetch brought in has not been used;
 // kInvalidKey marks an empty way. How the array is interpreted depends on the
 // policy:
 //  - LRU and FIFO keep the array *ordered*: entry 0 is the most recently used
@@ -22,12 +23,22 @@ namespace repl {
 
 constexpr u64 kInvalidKey = ~0ull;
 
+// Set on a line a prefetcher filled until a demand access uses it. A
+// flagged line fails key_matches(), so the machine's inline hit path
+// leaves such lines to the slow path, which counts the useful prefetch.
+constexpr u64 kPrefetchedBit = 1ull << 63;
+
 inline u64 make_key(u64 block, bool dirty) { return (block << 1) | (dirty ? 1u : 0u); }
-inline u64 key_block(u64 key) { return key >> 1; }
+inline u64 key_block(u64 key) { return (key & ~kPrefetchedBit) >> 1; }
 inline bool key_dirty(u64 key) { return (key & 1) != 0; }
-// True if `key` holds `block` (either dirty state). An empty way never
-// matches a block below 2^63 - 1.
+inline bool key_prefetched(u64 key) { return key != kInvalidKey && (key & kPrefetchedBit) != 0; }
+// True if `key` holds `block` (either dirty state) and is not flagged as
+// prefetched. An empty way never matches a block below 2^62 - 1.
 inline bool key_matches(u64 key, u64 block) { return (key | 1) == ((block << 1) | 1); }
+// True if `key` holds `block`, flagged or not.
+inline bool key_holds(u64 key, u64 block) {
+    return ((key & ~kPrefetchedBit) | 1) == ((block << 1) | 1);
+}
 
 // ---- Ordered sets (LRU, FIFO) ----------------------------------------------
 
