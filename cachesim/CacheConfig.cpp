@@ -379,6 +379,13 @@ bool validate(const HierarchyConfig& c, ErrorText& err) {
     return check_tlb(c.tlb, err);
 }
 
+bool has_prefetchers(const HierarchyConfig& c) {
+    if (c.split_l1 && c.i1.prefetch.kinds) return true;
+    for (int k = 0; k < c.levels && k < kMaxLevels; ++k)
+        if (c.level[k].prefetch.kinds) return true;
+    return false;
+}
+
 void prefetch_kinds_text(u8 kinds, char out[32]) {
     static const char* const kNames[3] = {"next-line", "stride", "stream"};
     size_t n = 0;

@@ -108,6 +108,8 @@ struct HierarchyConfig {
 const char* replacement_name(Replacement r);
 const char* write_policy_name(WritePolicy w);
 const char* inclusion_name(Inclusion i);
+// Some level (I1 included) of the hierarchy has a prefetcher.
+bool has_prefetchers(const HierarchyConfig& c);
 // "none", or the prefetchers of a mask joined by ',': "next-line,stride".
 // Writes at most 32 bytes including the NUL.
 void prefetch_kinds_text(u8 kinds, char out[32]);

@@ -161,7 +161,9 @@ u32 default_latency(int index) {
 enum class Key : u8 {
     Machine, CacheConfig, Geometry, Unified, Replacement, Write, Inclusion,
     Latency, MemoryLatency, Cpi, ICache, RandomSeed,
-    PrivateLevels, C2cLatency, UpgradeLatency
+    PrivateLevels, C2cLatency, UpgradeLatency,
+    Prefetch, PrefetchDegree, PrefetchTable, PrefetchStreams,
+    Tlb, TlbLatency, TlbPage, WalkLatency
 };
 
 // Which level a per-level setting addresses.
@@ -175,8 +177,11 @@ struct Setting {
     u8 choice;     // Replacement, Write, Inclusion (the enum's value)
     u32 assoc;     // Geometry
     u32 line;      // Geometry
-    u32 number;    // Latency, MemoryLatency, Cpi (x100), PrivateLevels, C2cLatency, UpgradeLatency
-    u64 size;      // Geometry
+    u32 number;    // Latency, MemoryLatency, Cpi (x100), PrivateLevels, C2cLatency,
+                   // UpgradeLatency, Prefetch* (kinds mask or count), TlbLatency, WalkLatency;
+                   // Tlb: entries
+    u8 tlb;        // Tlb, TlbLatency: 0 = DTLB1, 1 = DTLB2
+    u64 size;      // Geometry; TlbPage
     u64 seed;      // RandomSeed
     Str text;      // Machine, CacheConfig
 };
@@ -205,6 +210,15 @@ bool lookup_key(Str key, Setting& s) {
     if (eq(key, "private-levels")) { s.key = Key::PrivateLevels; return true; }
     if (eq(key, "c2c-latency")) { s.key = Key::C2cLatency; return true; }
     if (eq(key, "upgrade-latency")) { s.key = Key::UpgradeLatency; return true; }
+    if (eq(key, "tlb-page")) { s.key = Key::TlbPage; return true; }
+    if (eq(key, "page-walk-latency")) { s.key = Key::WalkLatency; return true; }
+    for (u8 k = 0; k < 2; ++k) {
+        const char* name = k ? "DTLB2" : "DTLB1";
+        const char* lat = k ? "DTLB2-latency" : "DTLB1-latency";
+        s.tlb = k;
+        if (eq(key, name)) { s.key = Key::Tlb; return true; }
+        if (eq(key, lat)) { s.key = Key::TlbLatency; return true; }
+    }
     for (const LevelToken& t : kLevelTokens) {
         size_t n = cstr_len(t.name);
         if (key.n < n) continue;
@@ -222,8 +236,61 @@ bool lookup_key(Str key, Setting& s) {
         if (eq(tail, "write")) { s.key = Key::Write; return true; }
         if (eq(tail, "inclusion")) { s.key = Key::Inclusion; return true; }
         if (eq(tail, "latency")) { s.key = Key::Latency; return true; }
+        if (eq(tail, "prefetch")) { s.key = Key::Prefetch; return true; }
+        if (eq(tail, "prefetch-degree")) { s.key = Key::PrefetchDegree; return true; }
+        if (eq(tail, "prefetch-table")) { s.key = Key::PrefetchTable; return true; }
+        if (eq(tail, "prefetch-streams")) { s.key = Key::PrefetchStreams; return true; }
     }
     return false;
+}
+
+// "none", or a comma list of next-line, stride, stream (any case).
+bool parse_prefetch_kinds(Str v, u32& mask) {
+    mask = 0;
+    if (eq_nocase(v, "none")) return true;
+    size_t start = 0;
+    for (size_t i = 0; i <= v.n; ++i) {
+        if (i < v.n && v.p[i] != ',') continue;
+        Str w = trim(Str{v.p + start, i - start});
+        if (eq_nocase(w, "next-line")) mask |= kPrefetchNextLine;
+        else if (eq_nocase(w, "stride")) mask |= kPrefetchStride;
+        else if (eq_nocase(w, "stream")) mask |= kPrefetchStream;
+        else return false;
+        start = i + 1;
+    }
+    return mask != 0;
+}
+
+// A bounded count: lo..hi.
+bool parse_count(Str v, u32 lo, u32 hi, u32& out) {
+    return parse_u32_dec(v, out) && out >= lo && out <= hi;
+}
+
+// "ENTRIES,ASSOC" (ASSOC a number or full) or "none".
+bool parse_tlb_geometry(Str v, Setting& s, ErrorText& rule) {
+    if (eq_nocase(v, "none")) {
+        s.none = true;
+        return true;
+    }
+    size_t comma = v.n;
+    for (size_t i = 0; i < v.n; ++i)
+        if (v.p[i] == ',') { comma = i; break; }
+    Str e = trim(Str{v.p, comma < v.n ? comma : v.n});
+    Str a = comma < v.n ? trim(Str{v.p + comma + 1, v.n - comma - 1}) : Str{"", 0};
+    bool ok = comma < v.n && parse_u32_dec(e, s.number) && s.number >= 1;
+    if (ok) {
+        for (size_t i = 0; i < a.n; ++i) ok = ok && a.p[i] != ',';
+        if (eq_nocase(a, "full"))
+            s.assoc = s.number;
+        else
+            ok = ok && parse_u32_dec(a, s.assoc);
+    }
+    if (!ok) {
+        append_quoted(rule, v);
+        error_append(rule, " is not ENTRIES,ASSOC (e.g. 64,4 or 72,full) or none");
+        return false;
+    }
+    return true;
 }
 
 const char* target_name(u8 t) {
@@ -408,6 +475,52 @@ bool parse_value(Str v, Setting& s, ErrorText& rule) {
             return false;
         }
         return true;
+    case Key::Prefetch:
+        if (!parse_prefetch_kinds(v, s.number)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not none or a comma list of next-line, stride, stream");
+            return false;
+        }
+        return true;
+    case Key::PrefetchDegree:
+        if (!parse_count(v, 1, 64, s.number)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a prefetch degree (1 to 64 lines)");
+            return false;
+        }
+        return true;
+    case Key::PrefetchTable:
+        if (!parse_count(v, 1, 65536, s.number)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a number of stride table entries (1 to 65536)");
+            return false;
+        }
+        return true;
+    case Key::PrefetchStreams:
+        if (!parse_count(v, 1, 1024, s.number)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a number of streams (1 to 1024)");
+            return false;
+        }
+        return true;
+    case Key::Tlb:
+        return parse_tlb_geometry(v, s, rule);
+    case Key::TlbLatency:
+    case Key::WalkLatency:
+        if (!parse_u32_dec(v, s.number)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a number of cycles (0 to 4294967295)");
+            return false;
+        }
+        return true;
+    case Key::TlbPage:
+        if (!parse_size(v.p, v.n, s.size) || !is_pow2(s.size) || s.size < 4096 ||
+            s.size > (1ull << 30)) {
+            append_quoted(rule, v);
+            error_append(rule, " is not a page size (a power of two from 4K to 1G, e.g. 4K, 2M)");
+            return false;
+        }
+        return true;
     }
     return false;
 }
@@ -491,6 +604,35 @@ bool apply_geometry(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
     return true;
 }
 
+void fail_no_tlb(ErrorText& rule, const HierarchyConfig& c, u8 level) {
+    error_append(rule, level ? "there is no DTLB2" : "there is no DTLB1");
+    error_append(rule, " (the TLB has ");
+    error_append_u64(rule, u64(c.tlb.levels));
+    error_append(rule, c.tlb.levels == 1 ? " level)" : " levels)");
+}
+
+// DTLB1/DTLB2 geometry: sets an existing level, adds the next one (DTLB1
+// latency 0, DTLB2 7 cycles), or with none removes it and any below.
+bool apply_tlb(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
+    int k = s.tlb;
+    if (s.none) {
+        if (c.tlb.levels > k) c.tlb.levels = k;
+        return true;
+    }
+    if (k > c.tlb.levels) {
+        error_append(rule, "cannot add DTLB2: there is no DTLB1");
+        return false;
+    }
+    TlbLevelConfig& l = c.tlb.level[k];
+    if (k == c.tlb.levels) {
+        l.latency = k == 0 ? 0 : 7;
+        c.tlb.levels = k + 1;
+    }
+    l.entries = s.number;
+    l.assoc = s.assoc;
+    return true;
+}
+
 bool apply(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
     restart(rule);
     LevelConfig* l[2];
@@ -526,6 +668,31 @@ bool apply(HierarchyConfig& c, const Setting& s, ErrorText& rule) {
     case Key::Cpi: c.cpi_x100 = s.number; return true;
     case Key::ICache: c.icache = s.flag; return true;
     case Key::RandomSeed: c.random_seed = s.seed; return true;
+    case Key::Prefetch:
+    case Key::PrefetchDegree:
+    case Key::PrefetchTable:
+    case Key::PrefetchStreams:
+        n = resolve(c, s.target, l, rule);
+        if (n == 0) return false;
+        for (int i = 0; i < n; ++i) {
+            PrefetchConfig& p = l[i]->prefetch;
+            if (s.key == Key::Prefetch) p.kinds = u8(s.number);
+            else if (s.key == Key::PrefetchDegree) p.degree = s.number;
+            else if (s.key == Key::PrefetchTable) p.stride_entries = s.number;
+            else p.stream_entries = s.number;
+        }
+        return true;
+    case Key::Tlb:
+        return apply_tlb(c, s, rule);
+    case Key::TlbLatency:
+        if (int(s.tlb) >= c.tlb.levels) {
+            fail_no_tlb(rule, c, s.tlb);
+            return false;
+        }
+        c.tlb.level[s.tlb].latency = s.number;
+        return true;
+    case Key::TlbPage: c.tlb.page_size = s.size; return true;
+    case Key::WalkLatency: c.tlb.walk_latency = s.number; return true;
     case Key::PrivateLevels: c.private_levels = s.number; return true;
     case Key::C2cLatency: c.c2c_latency = s.number; return true;
     case Key::UpgradeLatency: c.upgrade_latency = s.number; return true;

@@ -973,26 +973,26 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     }
 }
 
-void RangeMonitor::record_coherence(u64 addr, bool false_sharing) {
+void RangeMonitor::record_extra(u64 addr, u32 mask) {
     if (!pages_) return;
     CacheEntry& e = cache_[mon::cache_slot(addr)];
     if (addr - e.lo >= e.len) {
-        // Resolve without disturbing the wide entries: coherence misses are rare.
+        // Resolve without disturbing the wide entries: these events are rare.
         if (cache_thread_ == kMonitorNoThread) return;
         resolve(addr, cache_thread_, e);
     }
     if (!e.s) return;
-    ++e.row->served[mon::kCoherenceBase];
-    if (false_sharing) ++e.row->served[mon::kCoherenceBase + 1];
+    for (u32 i = 0; i < mon::kExtraCounters; ++i)
+        if (mask & (1u << i)) ++e.row->served[mon::kCoherenceBase + i];
     if (e.row == &e.s->overflow) e.len = 0;
 }
 
 // ---------------------------------------------------------------- results
 
-u64 RangeMonitor::coherence(u32 id, int which) const {
-    if (id >= nstructs_ || which < 0 || which > 1) return 0;
+u64 RangeMonitor::extra(u32 id, u32 which) const {
+    if (id >= nstructs_ || which >= mon::kExtraCounters) return 0;
     const Structure& s = structs_[id];
-    u32 idx = mon::kCoherenceBase + u32(which);
+    u32 idx = mon::kCoherenceBase + which;
     u64 n = s.overflow_used ? s.overflow.served[idx] : 0;
     for (const Row* r = s.rows; r; r = r->next) n += r->served[idx];
     return n;
@@ -1038,10 +1038,10 @@ u64 RangeMonitor::served_thread(u32 id, u32 i, int kind, unsigned depth) const {
     return r ? r->served[u32(kind) * dstride_ + depth] : 0;
 }
 
-u64 RangeMonitor::coherence_thread(u32 id, u32 i, int which) const {
-    if (id >= nstructs_ || which < 0 || which > 1) return 0;
+u64 RangeMonitor::extra_thread(u32 id, u32 i, u32 which) const {
+    if (id >= nstructs_ || which >= mon::kExtraCounters) return 0;
     const Row* r = nth_row(structs_[id], i);
-    return r ? r->served[mon::kCoherenceBase + u32(which)] : 0;
+    return r ? r->served[mon::kCoherenceBase + which] : 0;
 }
 
 u32 RangeMonitor::buckets(u32 id) const {

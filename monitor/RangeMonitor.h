@@ -57,6 +57,15 @@ constexpr u32 kMonitorNoStructure = 0xffffffffu;
 // Which ranges remove_range() removes.
 enum MonitorRangeClass : u32 { kAutomaticRanges = 1, kUserRanges = 2, kAllRanges = 3 };
 
+// Per-structure event counters beside served[][] (record_extra()).
+enum MonitorExtra : u32 {
+    kExtraCoherence = 0,     // coherence misses (multi-core machine)
+    kExtraFalseSharing = 1,  // of which false sharing
+    kExtraPrefetchHit = 2,   // line references served by a prefetched line, first use
+    kExtraTlb1Miss = 3,      // data accesses whose translation missed DTLB1
+    kExtraTlb2Miss = 4,      // ... and DTLB2 (page walks with two levels)
+};
+
 struct MonitorConfig {
     int levels;               // 1..kMonitorMaxLevels cache levels
     unsigned line_bits;       // log2 of the line size (all levels share it), 2..16
@@ -69,10 +78,12 @@ struct MonitorConfig {
 // Internal records (public only so that the inline hot path can see them).
 namespace mon {
 
-// served[kind][depth], then the multi-core counters (coherence misses and
-// false-sharing misses, which have no histogram).
+// served[kind][depth], then the event counters of MonitorExtra (coherence
+// and false-sharing misses, prefetch hits, TLB misses), which have no
+// histogram.
 constexpr u32 kCoherenceBase = 2 * (kMonitorMaxLevels + 1);
-constexpr u32 kStride = kCoherenceBase + 2;
+constexpr u32 kExtraCounters = 5;
+constexpr u32 kStride = kCoherenceBase + kExtraCounters;
 constexpr u32 kNone = 0xffffffffu;
 // The last-hit cache: direct-mapped by 4 KiB page number. Entries never
 // leave their page, so an entry lives in the slot of its page. 16 slots:
@@ -207,9 +218,15 @@ public:
     // a clamp per access: memcopy's byte-wise copies cost 1.21x without.
     inline void record_current(u64 addr, AccessKind kind, unsigned depth);
     void set_current_thread(u32 thread);
+    // Events of the current thread at addr: bit e of `mask` counts one in
+    // extra counter e (MonitorExtra). Not histogrammed; rare enough that a
+    // second lookup per event is fine.
+    void record_extra(u64 addr, u32 mask);
     // Multi-core machine: a coherence miss of the current thread at addr
-    // (false_sharing: also a false-sharing miss). Not histogrammed.
-    void record_coherence(u64 addr, bool false_sharing);
+    // (false_sharing: also a false-sharing miss).
+    void record_coherence(u64 addr, bool false_sharing) {
+        record_extra(addr, (1u << kExtraCoherence) | (false_sharing ? 1u << kExtraFalseSharing : 0u));
+    }
 
     // Results. kind: 0 = read, 1 = write; depth 0..levels. Out-of-range
     // arguments give 0.
@@ -222,9 +239,16 @@ public:
     u32 threads_seen(u32 id) const;
     u32 thread_at(u32 id, u32 i) const;
     u64 served_thread(u32 id, u32 i, int kind, unsigned depth) const;
+    // Extra counters (MonitorExtra), totals and per thread row.
+    u64 extra(u32 id, u32 which) const;
+    u64 extra_thread(u32 id, u32 i, u32 which) const;
     // Coherence counters: which = 0 coherence misses, 1 false-sharing misses.
-    u64 coherence(u32 id, int which) const;
-    u64 coherence_thread(u32 id, u32 i, int which) const;
+    u64 coherence(u32 id, int which) const {
+        return which < 0 || which > 1 ? 0 : extra(id, u32(which));
+    }
+    u64 coherence_thread(u32 id, u32 i, int which) const {
+        return which < 0 || which > 1 ? 0 : extra_thread(id, i, u32(which));
+    }
     // Histogram (dynamic mode, counted structures with ranges; else 0 buckets).
     u32 buckets(u32 id) const;
     u64 bucket_bytes(u32 id) const;  // lines mode; 0 in bins or static mode

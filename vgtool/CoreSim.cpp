@@ -78,7 +78,7 @@ inline void fetch_lines(u32 core, CoreCounters& c, const InstrInfo* n, ULong* se
     unsigned bits = m.line_bits();
     u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
     for (u64 b = first; b <= last; ++b) {
-        u32 r = m.access(core, kFetch, b, ~0ull);
+        u32 r = m.access(core, kFetch, b, ~0ull, n->addr);
         count(served, r & kDepthMask);
         count(c.ir_served, r & kDepthMask);
         charge(c, r);
@@ -104,6 +104,18 @@ inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind,
         cc->dw++;
         c.dw++;
     }
+    if (sim::g_tlb_on) {
+        ULong t[3] = {0, 0, 0};
+        ULong cycles = 100 * sim::translate(core, t, a, size);
+        for (int i = 0; i < 3; ++i) {
+            cc->tlb[i] += t[i];
+            c.tlb[i] += t[i];
+        }
+        CoreClock& k = g_clocks[g_core];
+        c.busy += cycles;
+        k.busy += cycles;
+        k.clock += cycles;
+    }
     CoherentMachine& m = sim::g_machine;
     unsigned bits = m.line_bits();
     u64 line = 1ull << bits;
@@ -111,7 +123,7 @@ inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind,
     for (u64 b = first; b <= last; ++b) {
         u64 lo = b == first ? a & (line - 1) : 0;
         u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
-        u32 r = m.access(core, kind, b, byte_mask(lo, hi - lo, bits));
+        u32 r = m.access(core, kind, b, byte_mask(lo, hi - lo, bits), n->addr);
         unsigned d = r & kDepthMask;
         count(served, d);
         count(core_served, d);
@@ -226,6 +238,7 @@ LineCC as_line(const CoreCounters& c) {
         cc.dr_served[d] = c.dr_served[d];
         cc.dw_served[d] = c.dw_served[d];
     }
+    for (int i = 0; i < 3; ++i) cc.tlb[i] = c.tlb[i];
     return cc;
 }
 CoreClock& clock(u32 core) { return g_clocks[core]; }
@@ -251,6 +264,7 @@ void add_line(const LineCC& cc, void* ctx) {
         c.dr_served[d] += cc.dr_served[d];
         c.dw_served[d] += cc.dw_served[d];
     }
+    for (int i = 0; i < 3; ++i) c.tlb[i] += cc.tlb[i];
     c.busy += 100 * cycles_of(cc, sim::g_config);
 }
 }  // namespace

@@ -19,6 +19,7 @@ struct CoreCounters {
     ULong ir_served[kMaxLevels + 1];
     ULong dr_served[kMaxLevels + 1];
     ULong dw_served[kMaxLevels + 1];
+    ULong tlb[3];       // as LineCC::tlb
     // Times in 1/100 cycles (a CPI like 0.75 adds up exactly); the document
     // shows whole cycles.
     ULong busy;         // instructions x CPI + access latencies
@@ -42,7 +43,7 @@ u32 run(const Ev& e);
 // thread; the region profile's per-node counters are CoreCounters' first
 // kCounterWords words, RegionService.h).
 LineCC as_line(const CoreCounters& c);
-constexpr u32 kCounterWords = 3 + 3 * (kMaxLevels + 1);
+constexpr u32 kCounterWords = 3 + 3 * (kMaxLevels + 1) + 3;
 static_assert(offsetof(CoreCounters, busy) == kCounterWords * sizeof(ULong),
               "the counted events are CoreCounters' first words");
 

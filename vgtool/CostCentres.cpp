@@ -138,6 +138,7 @@ void zero_all() {
     while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) {
         cc->ir = cc->dr = cc->dw = 0;
         for (int d = 0; d <= kMaxLevels; ++d) cc->ir_served[d] = cc->dr_served[d] = cc->dw_served[d] = 0;
+        cc->tlb[0] = cc->tlb[1] = cc->tlb[2] = 0;
     }
 }
 

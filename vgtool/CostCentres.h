@@ -22,6 +22,9 @@ struct LineCC {
     ULong ir_served[kMaxLevels + 1];
     ULong dr_served[kMaxLevels + 1];
     ULong dw_served[kMaxLevels + 1];
+    // Data TLBs (zero without): translations looked up, of which missed
+    // DTLB1 (T1m), of which missed DTLB2 too (T2m; with one level, 0).
+    ULong tlb[3];
 };
 
 struct InstrInfo {

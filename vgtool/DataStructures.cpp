@@ -182,7 +182,11 @@ void set_replay_thread(u32 slot) { set_thread(slot + 1); }
 void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags) {
     if (!g_on) return;
     g_mon.record_current(addr, kind, depth);
-    if (flags & kCoherenceMiss) g_mon.record_coherence(addr, (flags & kFalseSharing) != 0);
+    u32 extra = 0;
+    if (flags & kCoherenceMiss) extra |= 1u << kExtraCoherence;
+    if (flags & kFalseSharing) extra |= 1u << kExtraFalseSharing;
+    if (flags & kPrefetchHit) extra |= 1u << kExtraPrefetchHit;
+    if (extra) g_mon.record_extra(addr, extra);
 }
 
 void enable_coherence_columns() { g_coherence_columns = true; }
@@ -352,12 +356,40 @@ void put_served(VgFile* fp, int levels, const ULong* rd, const ULong* wr) {
 
 }  // namespace
 
+// The extra counters after the data events (docs/output-format.md): Dcm Dfs
+// on a multi-core machine, Dpf with prefetchers, T1m [T2m] with TLBs.
+struct ExtraColumns {
+    u32 which[mon::kExtraCounters];
+    u32 n;
+};
+
+ExtraColumns extra_columns(const HierarchyConfig& cfg) {
+    ExtraColumns x{{}, 0};
+    if (g_coherence_columns) {
+        x.which[x.n++] = kExtraCoherence;
+        x.which[x.n++] = kExtraFalseSharing;
+    }
+    if (has_prefetchers(cfg)) x.which[x.n++] = kExtraPrefetchHit;
+    if (cfg.tlb.levels >= 1) x.which[x.n++] = kExtraTlb1Miss;
+    if (cfg.tlb.levels >= 2) x.which[x.n++] = kExtraTlb2Miss;
+    return x;
+}
+
+const HChar* const kExtraNames[mon::kExtraCounters] = {"Dcm", "Dfs", "Dpf", "T1m", "T2m"};
+
 void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
     if (!g_on) return;
     int levels = cfg.levels;
     const HChar* mode = g_opt.histogram_lines ? "lines" : g_opt.histogram_bins ? "bins" : "static";
+    ExtraColumns x = extra_columns(cfg);
+    HChar extra_names[32];
+    extra_names[0] = 0;
+    for (u32 i = 0; i < x.n; ++i) {
+        VG_(strcat)(extra_names, " ");
+        VG_(strcat)(extra_names, kExtraNames[x.which[i]]);
+    }
     VG_(fprintf)(fp, "  <data-structures events=\"%s%s\" mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n",
-                 events, g_coherence_columns ? " Dcm Dfs" : "", mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
+                 events, extra_names, mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
                  g_opt.slots);
     DiEpoch ep = VG_(current_DiEpoch)();
     for (u32 id = 0; id < g_ninfo; ++id) {
@@ -394,8 +426,7 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
         }
         VG_(fprintf)(fp, "      <costs>");
         put_served(fp, levels, rd, wr);
-        if (g_coherence_columns)
-            VG_(fprintf)(fp, " %llu %llu", (ULong)g_mon.coherence(id, 0), (ULong)g_mon.coherence(id, 1));
+        for (u32 i = 0; i < x.n; ++i) VG_(fprintf)(fp, " %llu", (ULong)g_mon.extra(id, x.which[i]));
         VG_(fprintf)(fp, "</costs>\n");
         for (u32 t = 0; t < g_mon.threads_seen(id); ++t) {
             u32 thread = g_mon.thread_at(id, t);
@@ -408,9 +439,7 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
             else
                 VG_(fprintf)(fp, "      <thread id=\"%u\"><costs>", thread);
             put_served(fp, levels, rd, wr);
-            if (g_coherence_columns)
-                VG_(fprintf)(fp, " %llu %llu", (ULong)g_mon.coherence_thread(id, t, 0),
-                             (ULong)g_mon.coherence_thread(id, t, 1));
+            for (u32 i = 0; i < x.n; ++i) VG_(fprintf)(fp, " %llu", (ULong)g_mon.extra_thread(id, t, x.which[i]));
             VG_(fprintf)(fp, "</costs></thread>\n");
         }
         u32 nb = g_mon.buckets(id);
@@ -430,8 +459,8 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
                 if (sum == 0) continue;
                 VG_(fprintf)(fp, "        <bucket index=\"%u\">", b);
                 put_served(fp, levels, rd, wr);
-                // Coherence misses are not histogrammed (RangeMonitor.h).
-                if (g_coherence_columns) VG_(fprintf)(fp, " 0 0");
+                // The extra counters are not histogrammed (RangeMonitor.h).
+                for (u32 i = 0; i < x.n; ++i) VG_(fprintf)(fp, " 0");
                 VG_(fprintf)(fp, "</bucket>\n");
             }
             VG_(fprintf)(fp, "      </histogram>\n");

@@ -7,6 +7,7 @@
 #define OMPSIM_VGTOOL_DATASTRUCTURES_H
 
 #include "CacheConfig.h"
+#include "CoherentMachine.h"
 #include "RangeMonitor.h"
 #include "ValgrindApi.h"
 
@@ -27,6 +28,19 @@ extern u32 g_thread;       // the running Valgrind thread
 // Hot path: one simulated line of a data access (kind kRead or kWrite).
 inline void record(u64 addr, AccessKind kind, unsigned depth) {
     if (g_on) g_mon.record_current(addr, kind, depth);
+}
+// The same with the flags the general machine returned (CoherentMachine.h):
+// a prefetch hit also counts in the structure's Dpf column.
+inline void record_flags(u64 addr, AccessKind kind, u32 r) {
+    if (g_on) {
+        g_mon.record_current(addr, kind, r & kDepthMask);
+        if (r & kPrefetchHit) g_mon.record_extra(addr, 1u << kExtraPrefetchHit);
+    }
+}
+// A translation of the page of addr that missed DTLB1 (depth 1) or every
+// TLB level of two (depth 2).
+inline void record_tlb(u64 addr, u32 depth) {
+    if (g_on) g_mon.record_extra(addr, (1u << kExtraTlb1Miss) | (depth > 1 ? 1u << kExtraTlb2Miss : 0u));
 }
 
 // Multi-core machine (replay): one line of an access with the flags the

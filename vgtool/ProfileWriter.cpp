@@ -10,21 +10,26 @@ namespace ompsim {
 
 namespace {
 
-constexpr int kMaxEvents = 3 + 3 * kMaxLevels + 1;
+constexpr int kMaxEvents = 3 + 3 * kMaxLevels + kMaxTlbLevels + 1;
 
 struct Costs {
     ULong v[kMaxEvents];
 };
 
-int event_count(const HierarchyConfig& cfg) { return 3 + 3 * cfg.levels + 1; }
+int event_count(const HierarchyConfig& cfg) { return 3 + 3 * cfg.levels + cfg.tlb.levels + 1; }
 
-// Event names in document order: Ir I<k>mr.. Dr D<k>mr.. Dw D<k>mw.. Cycles,
-// with Cachegrind's "L" for the last level in Cachegrind mode.
+// Event names in document order: Ir I<k>mr.. Dr D<k>mr.. Dw D<k>mw.., the
+// TLB misses T1m [T2m] when there are TLBs, Cycles; with Cachegrind's "L"
+// for the last level in Cachegrind mode.
 void event_name(const HierarchyConfig& cfg, int index, HChar* out) {
     int levels = cfg.levels;
     int group = index / (levels + 1), k = index % (levels + 1);
     if (index == event_count(cfg) - 1) {
         VG_(strcpy)(out, "Cycles");
+        return;
+    }
+    if (group >= 3) {
+        VG_(sprintf)(out, "T%dm", index - 3 * (levels + 1) + 1);
         return;
     }
     static const HChar* const base[3] = {"Ir", "Dr", "Dw"};
@@ -47,6 +52,7 @@ void costs_of(const LineCC& cc, const HierarchyConfig& cfg, Costs& c) {
         c.v[i++] = counts[g];
         for (int k = 0; k < levels; ++k) c.v[i++] = misses_at(served[g], levels, k);
     }
+    for (int t = 0; t < cfg.tlb.levels; ++t) c.v[i++] = cc.tlb[1 + t];
     c.v[i] = cycles_of(cc, cfg);
 }
 
@@ -102,10 +108,34 @@ void put_cache(VgFile* fp, const HierarchyConfig& cfg, int k, bool icache_side) 
     const HChar* side = k > 0 ? "unified" : icache_side ? "instruction" : cfg.split_l1 ? "data" : "unified";
     VG_(fprintf)(fp, "    <cache name=\"%s\" level=\"%d\" side=\"%s\" size=\"%llu\" assoc=\"%u\" "
                      "line-size=\"%u\" sets=\"%llu\" replacement=\"%s\" write-policy=\"%s\" "
-                     "inclusion=\"%s\" latency=\"%u\"/>\n",
+                     "inclusion=\"%s\" latency=\"%u\"",
                  level_name(cfg, k, icache_side), k + 1, side, (ULong)l.size, l.assoc, l.line,
                  (ULong)(l.size / l.line / l.assoc), replacement_name(l.replacement),
                  write_policy_name(l.write), inclusion_name(l.inclusion), l.latency);
+    if (l.prefetch.kinds) {
+        char kinds[32];
+        prefetch_kinds_text(l.prefetch.kinds, kinds);
+        VG_(fprintf)(fp, " prefetch=\"%s\" prefetch-degree=\"%u\" prefetch-table=\"%u\" prefetch-streams=\"%u\"",
+                     kinds, l.prefetch.degree, l.prefetch.stride_entries, l.prefetch.stream_entries);
+    }
+    VG_(fprintf)(fp, "/>\n");
+}
+
+void put_tlbs(VgFile* fp, const TlbConfig& t) {
+    if (t.levels == 0) return;
+    VG_(fprintf)(fp, "    <tlbs page-size=\"%llu\" walk-latency=\"%u\">\n", (ULong)t.page_size, t.walk_latency);
+    for (int k = 0; k < t.levels; ++k)
+        VG_(fprintf)(fp, "      <tlb name=\"DTLB%d\" level=\"%d\" entries=\"%u\" assoc=\"%u\" latency=\"%u\"/>\n",
+                     k + 1, k + 1, t.level[k].entries, t.level[k].assoc, t.level[k].latency);
+    VG_(fprintf)(fp, "    </tlbs>\n");
+}
+
+void put_tlb_stats(VgFile* fp, const TlbConfig& t) {
+    for (int k = 0; k < t.levels; ++k) {
+        TlbStats s = sim::tlb_totals(k);
+        VG_(fprintf)(fp, "    <tlb-stats name=\"DTLB%d\" refs=\"%llu\" misses=\"%llu\"/>\n", k + 1,
+                     (ULong)s.refs, (ULong)s.misses);
+    }
 }
 
 void put_stats(VgFile* fp, const HChar* name, const LevelStats& s) {
@@ -142,6 +172,12 @@ void put_stats_open(VgFile* fp, const HChar* indent, const HChar* name, const Le
                  (ULong)s.misses[kRead], (ULong)s.refs[kWrite], (ULong)s.misses[kWrite],
                  (ULong)s.refs[kWriteback], (ULong)s.misses[kWriteback], (ULong)s.evictions,
                  (ULong)s.writebacks, (ULong)s.back_invalidations, (ULong)s.victims_in);
+    // With prefetchers anywhere, every cache-stats has their five counters.
+    if (!sim::g_config.cachegrind && has_prefetchers(sim::g_config))
+        VG_(fprintf)(fp, " prefetch-refs=\"%llu\" prefetch-misses=\"%llu\" prefetches-issued=\"%llu\" "
+                         "prefetches-useful=\"%llu\" prefetches-polluting=\"%llu\"",
+                     (ULong)s.refs[kPrefetch], (ULong)s.misses[kPrefetch], (ULong)s.prefetches_issued,
+                     (ULong)s.prefetches_useful, (ULong)s.prefetches_polluting);
 }
 
 void put_line_costs(VgFile* fp, const LineCC& cc, const HierarchyConfig& cfg) {
@@ -155,6 +191,14 @@ ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg) {
     for (int d = 1; d <= cfg.levels; ++d) {
         ULong lat = d < cfg.levels ? cfg.level[d].latency : cfg.memory_latency;
         cycles += (cc.ir_served[d] + cc.dr_served[d] + cc.dw_served[d]) * lat;
+    }
+    // Translations: each costs the latency of the TLB level that served it,
+    // or the walk (tlb[1] missed DTLB1, tlb[2] missed DTLB2 as well).
+    const TlbConfig& t = cfg.tlb;
+    if (t.levels >= 1) {
+        ULong walks = cc.tlb[t.levels];
+        cycles += (cc.tlb[0] - cc.tlb[1]) * t.level[0].latency + walks * t.walk_latency;
+        if (t.levels == 2) cycles += (cc.tlb[1] - cc.tlb[2]) * t.level[1].latency;
     }
     return cycles;
 }
@@ -202,6 +246,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         if (k == 0 && cfg.split_l1) put_cache(fp, cfg, 0, true);
         put_cache(fp, cfg, k, false);
     }
+    put_tlbs(fp, cfg.tlb);
     VG_(fprintf)(fp, "  </machine>\n  <events>");
     put_event_names(fp, cfg);
     VG_(fprintf)(fp, "</events>\n");
@@ -238,6 +283,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
         VG_(fprintf)(fp, "    <memory reads=\"%llu\" writes=\"%llu\"/>\n", (ULong)h.memory_reads(),
                      (ULong)h.memory_writes());
         put_coherence_totals(fp, cfg);
+        put_tlb_stats(fp, cfg.tlb);
     }
     VG_(fprintf)(fp, "  </totals>\n  <program>\n");
 

@@ -13,6 +13,7 @@ void add_totals(Totals& t, const LineCC& cc) {
         t.dr_served[d] += cc.dr_served[d];
         t.dw_served[d] += cc.dw_served[d];
     }
+    for (int i = 0; i < 3; ++i) t.tlb[i] += cc.tlb[i];
 }
 
 namespace {
@@ -93,7 +94,7 @@ void print_hierarchy_summary(const HierarchyConfig& cfg, const Totals& t) {
     VG_(umsg)("Data writes:      %,llu\n", t.dw);
     VG_(umsg)("\n");
     VG_(umsg)("  %-4s %-9s %18s %16s %9s\n", "", "", "line refs", "misses", "miss rate");
-    static const HChar* const kinds[kNumKinds] = {"fetch", "read", "write", "writeback"};
+    static const HChar* const kinds[kNumKinds] = {"fetch", "read", "write", "writeback", "prefetch"};
     for (int k = 0; k < cfg.levels; ++k) {
         for (int side = 0; side < 2; ++side) {
             bool icache_side = side == 0;
@@ -107,10 +108,17 @@ void print_hierarchy_summary(const HierarchyConfig& cfg, const Totals& t) {
             if (s.evictions || s.writebacks || s.back_invalidations || s.victims_in)
                 VG_(umsg)("  %-4s evictions %,llu, write-backs %,llu, back-invalidations %,llu, victims in %,llu\n",
                           name, s.evictions, s.writebacks, s.back_invalidations, s.victims_in);
+            if (s.prefetches_issued)
+                VG_(umsg)("  %-4s prefetches issued %,llu, useful %,llu, evicted unused %,llu\n", name,
+                          s.prefetches_issued, s.prefetches_useful, s.prefetches_polluting);
         }
     }
     VG_(umsg)("  %-4s lines read %,llu, lines written %,llu\n", "mem", h.memory_reads(),
               h.memory_writes());
+    for (int k = 0; k < cfg.tlb.levels; ++k) {
+        TlbStats ts = sim::tlb_totals(k);
+        print_level_row(k ? "TLB2" : "TLB1", "lookup", ts.refs, ts.misses);
+    }
 }
 
 }  // namespace

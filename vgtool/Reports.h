@@ -14,6 +14,7 @@ struct Totals {
     ULong ir_served[kMaxLevels + 1];
     ULong dr_served[kMaxLevels + 1];
     ULong dw_served[kMaxLevels + 1];
+    ULong tlb[3];
 };
 
 void add_totals(Totals& t, const LineCC& cc);

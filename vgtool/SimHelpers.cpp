@@ -11,6 +11,71 @@ HierarchyConfig g_config;
 CachegrindModel g_cg;
 CoherentMachine g_machine;
 bool g_icache;
+bool g_tlb_on;
+
+namespace {
+
+Tlb g_tlbs[kMaxTlbCores];
+bool g_tlb_ready[kMaxTlbCores];
+
+void* tlb_alloc(void*, size_t n) { return VG_(malloc)("ompsim.tlb", n); }
+void tlb_free(void*, void* p) { VG_(free)(p); }
+
+}  // namespace
+
+Tlb& tlb(u32 core) {
+    if (core >= kMaxTlbCores) core = kMaxTlbCores - 1;
+    if (__builtin_expect(!g_tlb_ready[core], 0)) {
+        g_tlbs[core].init(g_config.tlb, Allocator{tlb_alloc, tlb_free, nullptr});
+        g_tlb_ready[core] = true;
+    }
+    return g_tlbs[core];
+}
+
+TlbStats tlb_totals(int k) {
+    TlbStats t{0, 0};
+    for (u32 c = 0; c < kMaxTlbCores; ++c) {
+        if (!g_tlb_ready[c]) continue;
+        t.refs += g_tlbs[c].stats(k).refs;
+        t.misses += g_tlbs[c].stats(k).misses;
+    }
+    return t;
+}
+
+void reset_tlb_stats() {
+    for (u32 c = 0; c < kMaxTlbCores; ++c)
+        if (g_tlb_ready[c]) g_tlbs[c].reset_stats();
+}
+
+namespace {
+
+// Cycles of a translation served at `depth` (0 DTLB1, 1 DTLB2, levels = walk).
+inline ULong tlb_cycles(u32 depth) {
+    const TlbConfig& t = g_config.tlb;
+    return depth < u32(t.levels) ? t.level[depth].latency : t.walk_latency;
+}
+
+inline ULong translate_one(Tlb& t, ULong* counts, Addr a) {
+    u32 d = t.lookup(a);
+    counts[0]++;
+    if (d) {
+        counts[1]++;
+        if (d > 1) counts[2]++;
+        ds::record_tlb(a, d);
+    }
+    return tlb_cycles(d);
+}
+
+}  // namespace
+
+ULong translate(u32 core, ULong* counts, Addr a, UWord size) {
+    Tlb& t = tlb(core);
+    ULong cycles = translate_one(t, counts, a);
+    Addr last = a + size - 1;
+    if ((last >> t.page_bits()) != (a >> t.page_bits()))
+        cycles += translate_one(t, counts, last & ~((Addr(1) << t.page_bits()) - 1));
+    return cycles;
+}
 
 namespace {
 
@@ -76,23 +141,27 @@ VG_REGPARM(3) void cg_dw(InstrInfo* n, Addr a, UWord size) { cg_write(n, a, size
 // Every cache line an access touches is one reference; served[d] counts
 // line references by the depth that served them.
 
-inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size) {
+// The PC goes to the machine for its stride prefetchers; the flags of the
+// result (a prefetch hit) to the monitor.
+inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size, Addr pc) {
     unsigned bits = g_machine.line_bits();
     u64 first = a >> bits;
     u64 last = (a + size - 1) >> bits;
-    unsigned d = g_machine.access(0, kind, first, ~0ull) & kDepthMask;
-    count(served, d);
-    if (kind != kFetch) ds::record(a, kind, d);
+    u32 r = g_machine.access(0, kind, first, ~0ull, pc);
+    count(served, r & kDepthMask);
+    if (kind != kFetch) ds::record_flags(a, kind, r);
     for (u64 b = first + 1; b <= last; ++b) {
-        d = g_machine.access(0, kind, b, ~0ull) & kDepthMask;
-        count(served, d);
-        if (kind != kFetch) ds::record(b << bits, kind, d);
+        r = g_machine.access(0, kind, b, ~0ull, pc);
+        count(served, r & kDepthMask);
+        if (kind != kFetch) ds::record_flags(b << bits, kind, r);
     }
 }
 inline void hier_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (g_icache) count(cc->ir_served, g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull) & kDepthMask);
+    if (g_icache)
+        count(cc->ir_served,
+              g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull, n->addr) & kDepthMask);
 }
 
 VG_REGPARM(1) void hier_ir1(InstrInfo* n) { hier_fetch1(n); }
@@ -108,15 +177,19 @@ VG_REGPARM(3) void hier_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
 VG_REGPARM(1) void hier_ir_gen(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (g_icache) hier_lines(kFetch, cc->ir_served, n->addr, n->len);
+    if (g_icache) hier_lines(kFetch, cc->ir_served, n->addr, n->len, n->addr);
 }
+// The translations' cycles are derived from LineCC::tlb at the end
+// (cycles_of), like the caches' from the served counts.
 VG_REGPARM(3) void hier_dr(InstrInfo* n, Addr a, UWord size) {
     n->cc->dr++;
-    hier_lines(kRead, n->cc->dr_served, a, size);
+    if (g_tlb_on) translate(0, n->cc->tlb, a, size);
+    hier_lines(kRead, n->cc->dr_served, a, size, n->addr);
 }
 VG_REGPARM(3) void hier_dw(InstrInfo* n, Addr a, UWord size) {
     n->cc->dw++;
-    hier_lines(kWrite, n->cc->dw_served, a, size);
+    if (g_tlb_on) translate(0, n->cc->tlb, a, size);
+    hier_lines(kWrite, n->cc->dw_served, a, size, n->addr);
 }
 // A read-modify-write is what the hardware does: a read, then a write of the
 // same bytes (which marks the line dirty in a write-back cache).

@@ -12,6 +12,7 @@
 #include "CachegrindModel.h"
 #include "CoherentMachine.h"
 #include "CostCentres.h"
+#include "Tlb.h"
 
 namespace ompsim {
 
@@ -42,6 +43,21 @@ extern CachegrindModel g_cg;
 // is core 0's, simulated at once by the hier_* helpers.
 extern CoherentMachine g_machine;
 extern bool g_icache;  // simulate instruction fetches (general mode)
+extern bool g_tlb_on;  // data TLBs configured (general mode)
+
+// The data TLBs of `core` (< kMaxTlbCores; built on first use).
+constexpr u32 kMaxTlbCores = 256;
+Tlb& tlb(u32 core);
+// Sum over the cores of TLB level k's counters; zeroing them.
+TlbStats tlb_totals(int k);
+void reset_tlb_stats();
+
+// One data access of `size` bytes at `a` by `core`: a translation for its
+// first page and one more if it crosses into the next. Counts in
+// tlb[0..2] (LineCC::tlb), tells the monitor about misses, and returns
+// the cycles the translations cost (latency of the level that served
+// each, or the walk).
+ULong translate(u32 core, ULong* tlb, Addr a, UWord size);
 
 HelperTable cachegrind_helpers();
 HelperTable hierarchy_helpers();

@@ -8,6 +8,7 @@
 #include "CoherentMachine.h"
 #include "MachineConfig.h"
 #include "Prefetcher.h"
+#include "BuilderSupport.h"
 #include "TestSupport.h"
 
 using namespace ompsim;
@@ -343,4 +344,49 @@ TEST(Prefetch, ValidationRules) {
     cg.level[0].prefetch = pf(kPrefetchNextLine);
     EXPECT_FALSE(validate(cg, err));
     EXPECT_STREQ(err.text, "D1: Cachegrind's model has no prefetcher; prefetching is not available with --machine=cachegrind");
+}
+
+// ---------------------------------------------------------------------------
+// Options (docs/cache-config.md, "Prefetchers and TLBs")
+
+TEST(PrefetchOptions, SetPerLevel) {
+    HierarchyConfig c = ok({"--D1-prefetch=next-line,stride", "--L2-prefetch=Stream",
+                            "--L2-prefetch-degree=4", "--D1-prefetch-table=64",
+                            "--L2-prefetch-streams=32"});
+    EXPECT_EQ(c.level[0].prefetch.kinds, kPrefetchNextLine | kPrefetchStride);
+    EXPECT_EQ(c.level[0].prefetch.stride_entries, 64u);
+    EXPECT_EQ(c.level[0].prefetch.degree, 1u);  // default
+    EXPECT_EQ(c.i1.prefetch.kinds, 0u);
+    EXPECT_EQ(c.level[1].prefetch.kinds, kPrefetchStream);
+    EXPECT_EQ(c.level[1].prefetch.degree, 4u);
+    EXPECT_EQ(c.level[1].prefetch.stream_entries, 32u);
+    EXPECT_EQ(c.level[2].prefetch.kinds, 0u);
+    // L1 on a split level addresses I1 and D1; none switches off.
+    c = ok({"--L1-prefetch=next-line", "--D1-prefetch=none"});
+    EXPECT_EQ(c.i1.prefetch.kinds, kPrefetchNextLine);
+    EXPECT_EQ(c.level[0].prefetch.kinds, 0u);
+    // From a configuration file.
+    c = ok({}, "L3-prefetch = stride, stream\nL3-prefetch-table = 1024\n");
+    EXPECT_EQ(c.level[2].prefetch.kinds, kPrefetchStride | kPrefetchStream);
+    EXPECT_EQ(c.level[2].prefetch.stride_entries, 1024u);
+}
+
+TEST(PrefetchOptions, Errors) {
+    EXPECT_EQ(option_error("--D1-prefetch=nextline"),
+              "--D1-prefetch: 'nextline' is not none or a comma list of next-line, stride, stream");
+    EXPECT_EQ(option_error("--D1-prefetch="),
+              "--D1-prefetch: '' is not none or a comma list of next-line, stride, stream");
+    EXPECT_EQ(option_error("--L2-prefetch-degree=0"),
+              "--L2-prefetch-degree: '0' is not a prefetch degree (1 to 64 lines)");
+    EXPECT_EQ(option_error("--L2-prefetch-degree=65"),
+              "--L2-prefetch-degree: '65' is not a prefetch degree (1 to 64 lines)");
+    EXPECT_EQ(option_error("--L2-prefetch-table=65537"),
+              "--L2-prefetch-table: '65537' is not a number of stride table entries (1 to 65536)");
+    EXPECT_EQ(option_error("--L2-prefetch-streams=-1"),
+              "--L2-prefetch-streams: '-1' is not a number of streams (1 to 1024)");
+    EXPECT_EQ(fails({"--L4-prefetch=stream"}), "--L4-prefetch: there is no L4 (the hierarchy has 3 levels)");
+    EXPECT_EQ(fails({"--L3-inclusion=exclusive", "--L3-prefetch=stream"}),
+              "L3: a prefetcher needs a level that demand misses fill, not an exclusive (victim) level");
+    EXPECT_EQ(fails({"--machine=cachegrind", "--LL-prefetch=next-line"}),
+              "LL: Cachegrind's model has no prefetcher; prefetching is not available with --machine=cachegrind");
 }

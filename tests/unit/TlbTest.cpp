@@ -4,6 +4,7 @@
 
 #include "CacheConfig.h"
 #include "MachineConfig.h"
+#include "BuilderSupport.h"
 #include "TestSupport.h"
 #include "Tlb.h"
 
@@ -121,4 +122,51 @@ TEST(Tlb, ValidationRules) {
     cg.tlb = two_level();
     EXPECT_FALSE(validate(cg, err));
     EXPECT_STREQ(err.text, "Cachegrind's model has no TLB; DTLB levels are not available with --machine=cachegrind");
+}
+
+// ---------------------------------------------------------------------------
+// Options (docs/cache-config.md, "Prefetchers and TLBs")
+
+TEST(TlbOptions, AddSetRemove) {
+    HierarchyConfig c = ok({});
+    EXPECT_EQ(c.tlb.levels, 0);
+    c = ok({"--DTLB1=64,4", "--DTLB2=2048, 16", "--tlb-page=2M", "--page-walk-latency=40"});
+    EXPECT_EQ(c.tlb.levels, 2);
+    EXPECT_EQ(c.tlb.level[0].entries, 64u);
+    EXPECT_EQ(c.tlb.level[0].assoc, 4u);
+    EXPECT_EQ(c.tlb.level[0].latency, 0u);
+    EXPECT_EQ(c.tlb.level[1].entries, 2048u);
+    EXPECT_EQ(c.tlb.level[1].latency, 7u);
+    EXPECT_EQ(c.tlb.page_size, 2ull << 20);
+    EXPECT_EQ(c.tlb.walk_latency, 40u);
+    c = ok({"--DTLB1=72,full", "--DTLB1-latency=1"});
+    EXPECT_EQ(c.tlb.levels, 1);
+    EXPECT_EQ(c.tlb.level[0].assoc, 72u);
+    EXPECT_EQ(c.tlb.level[0].latency, 1u);
+    EXPECT_EQ(c.tlb.walk_latency, 30u);  // default
+    c = ok({"--DTLB1=64,4", "--DTLB2=1536,12", "--DTLB2=none"});
+    EXPECT_EQ(c.tlb.levels, 1);
+    c = ok({"--DTLB1=64,4", "--DTLB2=1536,12", "--DTLB1=none"});
+    EXPECT_EQ(c.tlb.levels, 0);
+    c = ok({}, "DTLB1 = 64,4\ntlb-page = 4KiB\n");
+    EXPECT_EQ(c.tlb.levels, 1);
+    EXPECT_EQ(c.tlb.page_size, 4096u);
+}
+
+TEST(TlbOptions, Errors) {
+    EXPECT_EQ(option_error("--DTLB1=64"), "--DTLB1: '64' is not ENTRIES,ASSOC (e.g. 64,4 or 72,full) or none");
+    EXPECT_EQ(option_error("--DTLB1=0,1"), "--DTLB1: '0,1' is not ENTRIES,ASSOC (e.g. 64,4 or 72,full) or none");
+    EXPECT_EQ(option_error("--DTLB2=64,4,1"), "--DTLB2: '64,4,1' is not ENTRIES,ASSOC (e.g. 64,4 or 72,full) or none");
+    EXPECT_EQ(option_error("--tlb-page=3K"),
+              "--tlb-page: '3K' is not a page size (a power of two from 4K to 1G, e.g. 4K, 2M)");
+    EXPECT_EQ(option_error("--tlb-page=2G"),
+              "--tlb-page: '2G' is not a page size (a power of two from 4K to 1G, e.g. 4K, 2M)");
+    EXPECT_EQ(option_error("--page-walk-latency=x"),
+              "--page-walk-latency: 'x' is not a number of cycles (0 to 4294967295)");
+    EXPECT_EQ(fails({"--DTLB2=1536,12"}), "--DTLB2: cannot add DTLB2: there is no DTLB1");
+    EXPECT_EQ(fails({"--DTLB2-latency=9"}), "--DTLB2-latency: there is no DTLB2 (the TLB has 0 levels)");
+    EXPECT_EQ(fails({"--DTLB1=64,3"}), "DTLB1: 64 entries are not a multiple of the associativity 3");
+    EXPECT_EQ(fails({"--DTLB1=64,0"}), "DTLB1: associativity must be at least 1");
+    EXPECT_EQ(fails({"--machine=cachegrind", "--DTLB1=64,4"}),
+              "Cachegrind's model has no TLB; DTLB levels are not available with --machine=cachegrind");
 }
