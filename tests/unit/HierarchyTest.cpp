@@ -485,3 +485,35 @@ TEST(HierarchyPerf, L1HitsAreCheap) {
     EXPECT_EQ(t.st(0, true).refs[kFetch], 512000u);
     EXPECT_GT(sum, 0u);
 }
+
+// Issue 11's geometries, which are not powers of two: a 48 KiB 12-way D1
+// (64 sets), a 1.25 MiB L2 both 10-way (2048 sets) and 16-way (1280 sets,
+// indexed by block % 1280), and a 24 MiB 12-way L3 (32768 sets) or 3 MiB
+// 12-way slice (4096 sets) — against the brute-force reference, whose sets
+// are always found with %. Nothing is rounded: the set counts are exact.
+TEST(HierarchyDifferential, IssueElevenGeometries) {
+    Rng r(11);
+    struct Shape {
+        u64 l2_sets;
+        u32 l2_ways;
+        u64 l3_sets;
+    };
+    const Shape shapes[] = {{2048, 10, 32768}, {1280, 16, 32768}, {1280, 16, 4096}, {2048, 10, 40960}};
+    for (const Shape& s : shapes) {
+        HierarchyConfig c = unified({level(64, 12), level(s.l2_sets, s.l2_ways), level(s.l3_sets, 12)});
+        c.split_l1 = true;
+        c.i1 = level(64, 8);
+        CacheLevel l2;
+        l2.init(c.level[1], 1, kHeap);
+        EXPECT_EQ(l2.sets(), s.l2_sets);
+        EXPECT_EQ(c.level[1].size, s.l2_sets * s.l2_ways * 64);
+        l2.destroy();
+        // Conflicts one L2 set span apart, sweeps of ways + 1 lines, random.
+        Trace t = sweep_trace(r, 3000, s.l2_ways + 1, s.l2_sets);
+        Trace u = sweep_trace(r, 3000, 13, 64);
+        t.insert(t.end(), u.begin(), u.end());
+        Trace rnd = random_trace(r, 4000, 3 * s.l2_sets * s.l2_ways);
+        t.insert(t.end(), rnd.begin(), rnd.end());
+        ASSERT_TRUE(single_core_differential(c, 1, t, 1000));
+    }
+}

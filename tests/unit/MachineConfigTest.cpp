@@ -204,7 +204,9 @@ TEST(Presets, Names) {
     ASSERT_NE(n, nullptr);
     std::vector<std::string> names;
     for (; *n; ++n) names.push_back(*n);
-    EXPECT_EQ(names, (std::vector<std::string>{"cachegrind", "desktop", "teaching"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"cachegrind", "desktop", "golden-cove", "host",
+                                               "sapphire-rapids", "teaching", "zen3", "zen4",
+                                               "zen5"}));
     HierarchyConfig c;
     EXPECT_FALSE(machine_preset("laptop", c));
     EXPECT_FALSE(machine_preset("", c));
@@ -215,6 +217,10 @@ TEST(Presets, Names) {
 TEST(Presets, AllValidate) {
     for (const char* const* n = machine_preset_names(); *n; ++n) {
         HierarchyConfig c;
+        if (std::string(*n) == "host") {  // detected at run time, not a preset
+            EXPECT_FALSE(machine_preset(*n, c));
+            continue;
+        }
         ASSERT_TRUE(machine_preset(*n, c)) << *n;
         ErrorText err;
         error_clear(err);
@@ -316,9 +322,11 @@ TEST(Options, AllValidOnesAreAccepted) {
 
 TEST(Options, Machine) {
     EXPECT_EQ(option_error("--machine=laptop"),
-              "--machine: unknown machine 'laptop' (valid: cachegrind, desktop, teaching)");
+              "--machine: unknown machine 'laptop' (valid: cachegrind, desktop, golden-cove, "
+              "host, sapphire-rapids, teaching, zen3, zen4, zen5)");
     EXPECT_EQ(option_error("--machine="),
-              "--machine: unknown machine '' (valid: cachegrind, desktop, teaching)");
+              "--machine: unknown machine '' (valid: cachegrind, desktop, golden-cove, host, "
+              "sapphire-rapids, teaching, zen3, zen4, zen5)");
     HierarchyConfig c = ok({"--machine=teaching"});
     EXPECT_EQ(c.level[1].size, 64 * KiB);
     c = ok({"--machine=teaching", "--machine=cachegrind"});  // last wins
@@ -736,7 +744,8 @@ TEST(ConfigFile, SyntaxErrors) {
     EXPECT_EQ(file_error("\r\n\r\nL2 = 1.3K, 8, 64\r\n"),
               "my.cfg:3: L2: bad size '1.3K' (e.g. 32768, 32K, 1.25M, 2MiB)");
     EXPECT_EQ(file_error("machine = laptop\n"),
-              "my.cfg:1: machine: unknown machine 'laptop' (valid: cachegrind, desktop, teaching)");
+              "my.cfg:1: machine: unknown machine 'laptop' (valid: cachegrind, desktop, "
+              "golden-cove, host, sapphire-rapids, teaching, zen3, zen4, zen5)");
     EXPECT_EQ(file_error("L3-inclusion = sometimes\n", "lab/x.cfg"),
               "lab/x.cfg:1: L3-inclusion: 'sometimes' is not non-inclusive (nine), inclusive or "
               "exclusive (victim)");
