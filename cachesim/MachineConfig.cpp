@@ -715,9 +715,15 @@ void note_explicit(Explicit& x, const Setting& s) {
 }
 
 // Fills in the defaults of the coherence settings not given, and checks
-// the number of private levels against the final number of levels.
-bool finish_coherence(HierarchyConfig& c, const Explicit& x, ErrorText& err) {
-    if (!x.private_levels) c.private_levels = default_private_levels(c.levels);
+// the number of private levels against the final number of levels. The
+// default is levels-1, except on the detected host while its levels are
+// unchanged: then the sharing sysfs or CPUID reported.
+bool finish_coherence(HierarchyConfig& c, const Explicit& x, const HierarchyConfig* host,
+                      ErrorText& err) {
+    if (!x.private_levels)
+        c.private_levels = host && host->levels == c.levels && host->private_levels
+                               ? host->private_levels
+                               : default_private_levels(c.levels);
     if (c.private_levels < 1 || c.private_levels > u32(c.levels)) {
         restart(err);
         error_append(err, "--private-levels: ");
@@ -1086,7 +1092,7 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
         note_explicit(ex, s);
     }
 
-    if (!finish_coherence(c, ex, err)) return false;
+    if (!finish_coherence(c, ex, eq(machine, "host") ? b.host : nullptr, err)) return false;
     if (!validate(c, err)) return false;
     out = c;
     return true;

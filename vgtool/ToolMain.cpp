@@ -3,6 +3,7 @@
 #include "EpapiService.h"
 #include "Instrumenter.h"
 #include "EventStream.h"
+#include "HostMachine.h"
 #include "MachineConfig.h"
 #include "OmpEvents.h"
 #include "OmpIntake.h"
@@ -300,6 +301,14 @@ void post_clo_init() {
     if (const HChar* path = builder_config_path(g_builder)) load_config_file(path);
     ErrorText err;
     error_clear(err);
+    // --machine=host (or `machine = host` in the file): detect, print, start from it.
+    const HChar* chosen = builder_machine_name(g_builder);
+    if (chosen && VG_(strcmp)(chosen, "host") == 0) {
+        static HierarchyConfig host;  // the builder keeps a pointer to it
+        if (!host_machine_detect(host, err)) fatal_user_error(err.text);
+        host_machine_print(host);
+        builder_set_host(g_builder, &host);
+    }
     if (!builder_finish(g_builder, g_cfg, err)) fatal_user_error(err.text);
     g_machine_name = builder_machine_name(g_builder);
 
@@ -331,6 +340,7 @@ void post_clo_init() {
         u32 max_cores = g_replay.cores ? g_replay.cores : kMaxCores;
         if (!sim::g_machine.init(g_cfg, max_cores, a, err)) fatal_user_error(err.text);
         sim::g_icache = g_cfg.icache;
+        sim::g_tlb_on = g_cfg.tlb.levels > 0;
         ic.helpers = sim::hierarchy_helpers();
         ic.fetch_line_bits = sim::g_machine.line_bits();
         ic.fetch_exact_single_line_check = g_cfg.icache;
@@ -429,7 +439,10 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
             epapi::before_zero();
             ds::zero();
             cost::zero_all();
-            if (!g_cfg.cachegrind) sim::g_machine.reset_stats();
+            if (!g_cfg.cachegrind) {
+                sim::g_machine.reset_stats();
+                sim::reset_tlb_stats();
+            }
             coresim::zero_counters();
             regionsvc::zero();
             ospgsvc::zero();

@@ -22,11 +22,12 @@ struct Build {
 };
 
 // Feeds `args` to a fresh builder (stopping at the first option error), then
-// the file text if any, then finishes.
+// the file text if any, then finishes; `host` stands for the detected host.
 inline Build build(const std::vector<const char*>& args, const char* file = nullptr,
-                   const char* name = "test.cfg") {
+                   const char* name = "test.cfg", const HierarchyConfig* host = nullptr) {
     static MachineBuilder b;  // static storage, as in the tool
     builder_reset(b);
+    builder_set_host(b, host);
     Build r{};
     ErrorText err;
     error_clear(err);
