@@ -48,6 +48,9 @@ public:
     // line), FIFO and Random (hits never update); false for PLRU. The
     // CoherentMachine's fast path relies on this.
     bool first_hit_free() const { return first_hit_free_; }
+    // LRU: a hit anywhere in the set is a move to the front (the
+    // CoherentMachine's inline path handles every L1 hit of such a level).
+    bool lru() const { return repl_ == Replacement::LRU; }
     // Current xorshift64 state of the Random policy.
     u64 rng_state() const { return rng_; }
 

@@ -234,15 +234,9 @@ void CoherentMachine::enter_multicore() {
 // ---------------------------------------------------------------------------
 // Access
 
-u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
-    pf_count_ = 0;
-    pf_flags_ = 0;
-    u32 r = demand(core, kind, block, bytes);
-    if (pf_count_) run_prefetchers(kind == kFetch ? block : pc);
-    return r | pf_flags_;
-}
-
-u32 CoherentMachine::demand(u32 core, AccessKind kind, u64 block, u64 bytes) {
+// The demand access of access_slow(), inlined into it (one call fewer on
+// every slow-path access).
+inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, AccessKind kind, u64 block, u64 bytes) {
     if (core >= ncores_) return u32(levels_);
     Core& cr = cores_[core];
     if (!cr.active && !activate(core)) return u32(levels_);
@@ -326,6 +320,14 @@ u32 CoherentMachine::demand(u32 core, AccessKind kind, u64 block, u64 bytes) {
     }
     if (ctx_.dir) finish();
     return depth | ctx_.flags;
+}
+
+u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
+    pf_count_ = 0;
+    pf_flags_ = 0;
+    u32 r = demand(core, kind, block, bytes);
+    if (pf_count_) run_prefetchers(kind == kFetch ? block : pc);
+    return r | pf_flags_;
 }
 
 // ---------------------------------------------------------------------------
