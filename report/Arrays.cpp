@@ -27,6 +27,8 @@ struct Row {
     const sir::DataStructure* s = nullptr;
     LevelCounts c;
     uint64_t coherence = 0, false_sharing = 0;  // Dcm, Dfs (0 without the columns)
+    uint64_t prefetched = 0;                    // Dpf (0 without the column)
+    uint64_t dtlb1_misses = 0, dtlb2_misses = 0;  // T1m, T2m (0 without the columns)
     uint64_t misses() const { return c.read_misses + c.write_misses; }
     uint64_t refs() const { return c.read_refs + c.write_refs; }  // reaching the level
 };
@@ -48,6 +50,9 @@ const std::vector<std::pair<std::string, Less>>& sort_keys() {
         {"ratio", [](const Row& a, const Row& b) { return miss_ratio(a) > miss_ratio(b); }},
         {"coherence-misses", [](const Row& a, const Row& b) { return a.coherence > b.coherence; }},
         {"false-sharing", [](const Row& a, const Row& b) { return a.false_sharing > b.false_sharing; }},
+        {"prefetch-hits", [](const Row& a, const Row& b) { return a.prefetched > b.prefetched; }},
+        {"dtlb1-misses", [](const Row& a, const Row& b) { return a.dtlb1_misses > b.dtlb1_misses; }},
+        {"dtlb2-misses", [](const Row& a, const Row& b) { return a.dtlb2_misses > b.dtlb2_misses; }},
         {"size", [](const Row& a, const Row& b) { return a.s->size > b.s->size; }},
         {"blocks", [](const Row& a, const Row& b) { return a.s->blocks > b.s->blocks; }},
         {"name", [](const Row& a, const Row& b) { return a.s->name < b.s->name; }},
@@ -72,10 +77,12 @@ std::vector<Row> sorted_rows(const sir::DataStructures& ds, int level, const std
     const Less& less = sort_key(sort);
     std::vector<Row> rows;
     const int dcm = ds.column("Dcm"), dfs = ds.column("Dfs");
+    const int dpf = ds.column("Dpf"), t1 = ds.column("T1m"), t2 = ds.column("T2m");
+    auto at = [](const std::vector<uint64_t>& costs, int i) { return i >= 0 ? costs[i] : 0; };
     for (size_t i = 0; i < ds.structures.size(); ++i) {
         const sir::DataStructure& s = ds.structures[i];
         rows.push_back(Row{i, &s, level_counts(ds, s.costs, level), ds.has_coherence() ? s.costs[dcm] : 0,
-                           ds.has_coherence() ? s.costs[dfs] : 0});
+                           ds.has_coherence() ? s.costs[dfs] : 0, at(s.costs, dpf), at(s.costs, t1), at(s.costs, t2)});
     }
     // Stable: equal keys keep the document's order.
     std::stable_sort(rows.begin(), rows.end(), less);
@@ -130,6 +137,9 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
         t.column("Coherence misses", Table::kRight);
         t.column("False sharing", Table::kRight);
     }
+    if (ds.has_prefetch()) t.column("Prefetch hits", Table::kRight);
+    if (ds.tlb_levels() >= 1) t.column("DTLB1 misses", Table::kRight);
+    if (ds.tlb_levels() >= 2) t.column("DTLB2 misses", Table::kRight);
     for (const Row& r : rows) {
         const sir::DataStructure& s = *r.s;
         double ratio = miss_ratio(r);
@@ -141,6 +151,9 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
             cells.push_back(commas(r.coherence));
             cells.push_back(commas(r.false_sharing));
         }
+        if (ds.has_prefetch()) cells.push_back(commas(r.prefetched));
+        if (ds.tlb_levels() >= 1) cells.push_back(commas(r.dtlb1_misses));
+        if (ds.tlb_levels() >= 2) cells.push_back(commas(r.dtlb2_misses));
         t.row(cells);
     }
     out += "\n" + t.render();
@@ -174,6 +187,11 @@ std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds,
         // Dcm and Dfs (coherence and false-sharing misses at the private levels); null without them.
         sj["coherence_misses"] = ds.has_coherence() ? Json(r.coherence) : Json(nullptr);
         sj["false_sharing_misses"] = ds.has_coherence() ? Json(r.false_sharing) : Json(nullptr);
+        // Dpf (references served by a prefetched line, on its first use), T1m and
+        // T2m (DTLB misses); null without the columns.
+        sj["prefetch_hits"] = ds.has_prefetch() ? Json(r.prefetched) : Json(nullptr);
+        sj["dtlb1_misses"] = ds.tlb_levels() >= 1 ? Json(r.dtlb1_misses) : Json(nullptr);
+        sj["dtlb2_misses"] = ds.tlb_levels() >= 2 ? Json(r.dtlb2_misses) : Json(nullptr);
         j["structures"].push_back(sj);
     }
     return j.dump(2) + "\n";
@@ -207,6 +225,8 @@ void add_arrays_command(CLI::App& app, Action& action) {
     cmd->footer(
         "Misses and the miss ratio are those of the chosen level (references reaching\n"
         "level L: every reference at level 1, the misses of level L-1 below it).\n"
+        "Prefetch hits (Dpf), DTLB1 misses (T1m) and DTLB2 misses (T2m) are shown when\n"
+        "the machine has prefetchers or data TLBs.\n"
         "Needs a document of a run with --monitor=yes.");
     cmd->callback([o, &action] {
         action = [o] {

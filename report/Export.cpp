@@ -3,7 +3,9 @@
 // json: the whole document, keys in document order (see export_json).
 // csv: one record per source line, "file,function,line,<events>", a header
 //      record first, RFC 4180 quoting, '\n' line ends; --table=threads,
-//      cores or coherence gives the parts of a multi-threaded run instead.
+//      cores or coherence gives the parts of a multi-threaded run instead,
+//      --table=prefetch the prefetchers and their counts per cache,
+//      --table=tlbs the data TLBs and their counts.
 // callgrind: the Callgrind profile format, for callgrind_annotate and
 //      KCachegrind (no call graph: ompsim records none).
 #include <CLI/CLI.hpp>
@@ -112,6 +114,14 @@ Json coherence_json(const sir::Document& doc) {
     return j;
 }
 
+// The prefetch counters of a <cache-stats>; null on a machine without prefetchers.
+Json prefetch_stats_json(const std::optional<sir::PrefetchStats>& p) {
+    if (!p) return Json(nullptr);
+    Json j;
+    for (const auto& f : sir::kPrefetchStatsFields) j[f.column] = (*p).*f.member;
+    return j;
+}
+
 void put_cache_counters(Json& sj, const sir::CacheStats& s) {
     sj["name"] = s.name;
     for (int k = 0; k < 4; ++k) {
@@ -122,6 +132,47 @@ void put_cache_counters(Json& sj, const sir::CacheStats& s) {
     sj["writebacks"] = s.writebacks;
     sj["back_invalidations"] = s.back_invalidations;
     sj["victims_in"] = s.victims_in;
+    sj["prefetch"] = prefetch_stats_json(s.prefetch);
+}
+
+// A cache's prefetchers; null for a level without one.
+Json cache_prefetch_json(const std::optional<sir::CachePrefetch>& p) {
+    if (!p) return Json(nullptr);
+    Json j;
+    j["prefetchers"] = p->kinds;
+    j["degree"] = p->degree;
+    j["table"] = p->table;
+    j["streams"] = p->streams;
+    return j;
+}
+
+// The machine's data TLBs; null without them.
+Json tlbs_json(const std::optional<sir::Tlbs>& t) {
+    if (!t) return Json(nullptr);
+    Json j;
+    j["page_size"] = t->page_size;
+    j["walk_latency"] = t->walk_latency;
+    j["levels"] = Json::array();
+    for (const auto& l : t->levels)
+        j["levels"].push_back(Json{{"name", l.name},
+                                   {"level", l.level},
+                                   {"entries", l.entries},
+                                   {"assoc", l.assoc},
+                                   {"latency", l.latency}});
+    return j;
+}
+
+// <tlb-stats>, one per TLB level; null without TLBs.
+Json tlb_stats_json(const sir::Document& doc) {
+    if (!doc.machine.tlbs) return Json(nullptr);
+    Json j = Json::array();
+    for (const auto& t : doc.tlb_stats) {
+        Json tj;
+        tj["name"] = t.name;
+        for (const auto& f : sir::kTlbStatsFields) tj[f.column] = t.*f.member;
+        j.push_back(tj);
+    }
+    return j;
 }
 
 Json threads_json(const sir::Document& doc) {
@@ -187,6 +238,10 @@ std::string csv_cores(const sir::Document& doc) {
     for (const char* k : kKindNames) out += fmt::format(",{0}_refs,{0}_misses", k);
     out += ",evictions,writebacks,back_invalidations,victims_in";
     for (const auto& f : sir::kCacheCoherenceFields) out += std::string(",") + f.column;
+    // With prefetchers, their counters last (documents without keep their columns).
+    const bool prefetch = doc.machine.has_prefetch();
+    if (prefetch)
+        for (const auto& f : sir::kPrefetchStatsFields) out += std::string(",") + f.column;
     out += "\n";
     for (const auto& c : *doc.cores)
         for (const auto& cs : c.cache_stats) {
@@ -197,8 +252,51 @@ std::string csv_cores(const sir::Document& doc) {
             out += fmt::format(",{},{},{},{}", s.evictions, s.writebacks, s.back_invalidations, s.victims_in);
             for (const auto& f : sir::kCacheCoherenceFields)  // empty fields: no coherence counters
                 out += cs.coherence ? "," + std::to_string((*cs.coherence).*f.member) : ",";
+            if (prefetch)
+                for (const auto& f : sir::kPrefetchStatsFields)
+                    out += s.prefetch ? "," + std::to_string((*s.prefetch).*f.member) : ",";
             out += "\n";
         }
+    return out;
+}
+
+// One record per cache of <machine>: its prefetchers (empty fields for a
+// level without) and the prefetch counters of its <cache-stats>.
+std::string csv_prefetch(const sir::Document& doc) {
+    std::string out = "cache,level,prefetchers,degree,table,streams";
+    for (const auto& f : sir::kPrefetchStatsFields) out += std::string(",") + f.column;
+    out += "\n";
+    for (size_t i = 0; i < doc.machine.caches.size(); ++i) {
+        const sir::Cache& c = doc.machine.caches[i];
+        out += csv_field(c.name) + "," + std::to_string(c.level);
+        if (c.prefetch)
+            out += fmt::format(",{},{},{},{}", csv_field(join(c.prefetch->kinds, ",")), c.prefetch->degree,
+                               c.prefetch->table, c.prefetch->streams);
+        else
+            out += ",,,,";
+        const sir::CacheStats* s = i < doc.cache_stats.size() ? &doc.cache_stats[i] : nullptr;
+        for (const auto& f : sir::kPrefetchStatsFields)
+            out += s && s->prefetch ? "," + std::to_string((*s->prefetch).*f.member) : ",";
+        out += "\n";
+    }
+    return out;
+}
+
+// One record per TLB level: its geometry, the machine's page size and walk
+// latency, and its <tlb-stats>.
+std::string csv_tlbs(const sir::Document& doc) {
+    std::string out = "tlb,level,entries,assoc,latency,page_size,walk_latency";
+    for (const auto& f : sir::kTlbStatsFields) out += std::string(",") + f.column;
+    out += "\n";
+    const sir::Tlbs& t = *doc.machine.tlbs;
+    for (size_t i = 0; i < t.levels.size(); ++i) {
+        const sir::Tlb& l = t.levels[i];
+        out += fmt::format("{},{},{},{},{},{},{}", csv_field(l.name), l.level, l.entries, l.assoc, l.latency,
+                           t.page_size, t.walk_latency);
+        for (const auto& f : sir::kTlbStatsFields)
+            out += i < doc.tlb_stats.size() ? "," + std::to_string(doc.tlb_stats[i].*f.member) : ",";
+        out += "\n";
+    }
     return out;
 }
 
@@ -271,8 +369,10 @@ std::string export_json(const sir::Document& doc) {
         cj["write_policy"] = c.write_policy;
         cj["inclusion"] = c.inclusion;
         cj["latency"] = c.latency;
+        cj["prefetch"] = cache_prefetch_json(c.prefetch);
         m["caches"].push_back(cj);
     }
+    m["tlbs"] = tlbs_json(doc.machine.tlbs);
     j["machine"] = m;
     j["events"] = doc.events;
     j["totals"] = costs_json(doc, doc.totals);
@@ -284,6 +384,7 @@ std::string export_json(const sir::Document& doc) {
     }
     j["memory"] = Json{{"reads", doc.memory_reads}, {"writes", doc.memory_writes}};
     j["coherence"] = coherence_json(doc);
+    j["tlb_stats"] = tlb_stats_json(doc);
     j["files"] = Json::array();
     for (const auto& f : doc.files) {
         Json fj;
@@ -314,6 +415,9 @@ std::string missing_table(const sir::Document& doc, const std::string& table) {
     if (table == "cores" && !doc.cores) return "no cores (a single-threaded run); --table=cores";
     if (table == "coherence" && !doc.coherence)
         return "no coherence totals (a run without cache coherence); --table=coherence";
+    if (table == "prefetch" && !doc.machine.has_prefetch())
+        return "no prefetchers (a machine without hardware prefetchers); --table=prefetch";
+    if (table == "tlbs" && !doc.machine.tlbs) return "no TLBs (a machine without data TLBs); --table=tlbs";
     return "";
 }
 
@@ -324,7 +428,9 @@ std::string export_csv(const sir::Document& doc, const std::string& table) {
     if (table == "threads") return csv_threads(doc);
     if (table == "cores") return csv_cores(doc);
     if (table == "coherence") return csv_coherence(doc);
-    throw Error("--table must be lines, threads, cores or coherence, not '" + table + "'");
+    if (table == "prefetch") return csv_prefetch(doc);
+    if (table == "tlbs") return csv_tlbs(doc);
+    throw Error("--table must be lines, threads, cores, coherence, prefetch or tlbs, not '" + table + "'");
 }
 
 std::string export_csv(const sir::Document& doc) {
@@ -393,9 +499,10 @@ void add_export_command(CLI::App& app, Action& action) {
         ->check(CLI::IsMember({"json", "csv", "callgrind"}).description(""));
     cmd->add_option("--table", o->table,
                     "csv only: lines (default: one record per source line), threads (per thread), cores (per core "
-                    "and private cache), coherence (the coherence totals)")
-        ->type_name("lines|threads|cores|coherence")
-        ->check(CLI::IsMember({"lines", "threads", "cores", "coherence"}).description(""));
+                    "and private cache), coherence (the coherence totals), prefetch (per cache: prefetchers and "
+                    "prefetch counters), tlbs (per data TLB level)")
+        ->type_name("lines|threads|cores|coherence|prefetch|tlbs")
+        ->check(CLI::IsMember({"lines", "threads", "cores", "coherence", "prefetch", "tlbs"}).description(""));
     cmd->add_option("-o,--output", o->output, "Write to OUT instead of standard output")->type_name("OUT");
     cmd->callback([o, &action] {
         action = [o] {

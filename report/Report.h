@@ -391,7 +391,7 @@ std::string histogram_csv(const std::vector<HistogramRow>& rows);
 std::string histogram_svg(const sir::Document& doc, const sir::DataStructure& s, int level,
                           const std::vector<HistogramRow>& rows);
 
-// format: json | csv | callgrind; table (csv only): lines | threads | cores | coherence.
+// format: json | csv | callgrind; table (csv only): lines | threads | cores | coherence | prefetch | tlbs.
 void export_document(const sir::Document& doc, const std::string& format, std::ostream& out,
                      const std::string& table = "");
 std::string export_json(const sir::Document& doc);
@@ -401,8 +401,10 @@ std::string export_json(const sir::Document& doc);
 void put_structure_identity(nlohmann::ordered_json& j, const sir::DataStructure& s);
 std::string export_csv(const sir::Document& doc);  // the lines table
 // One CSV table: "lines" (one record per source line), "threads" (per
-// thread), "cores" (per core and private cache), "coherence" (the totals).
-// Throws Error for a table the document has no data for.
+// thread), "cores" (per core and private cache), "coherence" (the totals),
+// "prefetch" (per cache: its prefetchers and prefetch counters), "tlbs" (per
+// data TLB level: geometry and counts). Throws Error for a table the
+// document has no data for.
 std::string export_csv(const sir::Document& doc, const std::string& table);
 std::string export_callgrind(const sir::Document& doc);
 

@@ -1,7 +1,8 @@
 // ompsim-report summary FILE: the run, the machine, the program totals, the
-// cache statistics, for multi-threaded runs the coherence totals, the threads,
-// the cores and the findings (false sharing), then the hottest functions and
-// lines, as readable tables.
+// cache statistics, with prefetchers the prefetch statistics, with data TLBs
+// the TLB statistics, for multi-threaded runs the coherence totals, the
+// threads, the cores and the findings (false sharing), then the hottest
+// functions and lines, as readable tables.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -20,6 +21,9 @@ namespace {
 
 const int kHottest = 10;
 const char* const kKindNames[4] = {"fetch", "read", "write", "writeback"};
+
+// The prefetchers of a cache as <machine> lists them: "next-line,stride".
+std::string prefetchers_text(const sir::Cache& c) { return c.prefetch ? join(c.prefetch->kinds, ",") : "-"; }
 
 std::string status_text(const sir::Run& run) {
     if (run.termination == "signal") {
@@ -84,6 +88,31 @@ void print_machine(const sir::Document& doc, std::ostream& out) {
                std::to_string(c.line_size), commas(c.sets), c.replacement, c.write_policy, c.inclusion,
                std::to_string(c.latency)});
     out << "\n" << t.render();
+    if (m.has_prefetch()) {
+        Table p;
+        p.column("Cache", Table::kLeft);
+        p.column("Prefetchers", Table::kLeft);
+        p.column("Degree", Table::kRight);
+        p.column("Stride table", Table::kRight);
+        p.column("Streams", Table::kRight);
+        for (const auto& c : m.caches)
+            if (c.prefetch)
+                p.row({c.name, prefetchers_text(c), std::to_string(c.prefetch->degree), commas(c.prefetch->table),
+                       commas(c.prefetch->streams)});
+        out << "\n" << p.render();
+    }
+    if (const auto& tlbs = m.tlbs) {
+        Table d;
+        d.column("TLB", Table::kLeft);
+        d.column("Level", Table::kRight);
+        d.column("Entries", Table::kRight);
+        d.column("Assoc", Table::kRight);
+        d.column("Latency", Table::kRight);
+        for (const auto& l : tlbs->levels)
+            d.row({l.name, std::to_string(l.level), commas(l.entries), std::to_string(l.assoc), std::to_string(l.latency)});
+        out << "\n" << d.render() << "\n";
+        out << field_line("Page size", size_text(tlbs->page_size));
+    }
 }
 
 void print_totals(const sir::Document& doc, std::ostream& out) {
@@ -100,6 +129,13 @@ void print_totals(const sir::Document& doc, std::ostream& out) {
     t.column("Total", Table::kRight);
     for (size_t i = 0; i < doc.events.size(); ++i) t.row({doc.events[i], commas(doc.totals[i])});
     out << "\n" << t.render();
+}
+
+// numerator / denominator as a percentage with two decimals; "-" when the
+// denominator is 0.
+std::string rate_text(uint64_t part, uint64_t whole) {
+    if (whole == 0) return "-";
+    return fmt::format("{:.2f}%", static_cast<double>(static_cast<long double>(part) * 100 / whole));
 }
 
 void print_cache_stats(const sir::Document& doc, std::ostream& out) {
@@ -146,6 +182,58 @@ void print_cache_stats(const sir::Document& doc, std::ostream& out) {
     out << field_line("Memory writes", commas(doc.memory_writes));
 }
 
+// Per cache: the prefetches its own prefetcher issued, how many a demand
+// access used (accuracy = useful / issued) and how many were evicted unused,
+// and the prefetch requests that reached it and missed there.
+void print_prefetch(const sir::Document& doc, std::ostream& out) {
+    if (!doc.machine.has_prefetch()) return;
+    out << "\n" << heading("Prefetching");
+    Table t;
+    t.column("Cache", Table::kLeft);
+    t.column("Prefetchers", Table::kLeft);
+    t.column("Issued", Table::kRight);
+    t.column("Useful", Table::kRight);
+    t.column("Polluting", Table::kRight);
+    t.column("Accuracy", Table::kRight);
+    t.column("Prefetch refs", Table::kRight);
+    t.column("Prefetch misses", Table::kRight);
+    for (size_t i = 0; i < doc.cache_stats.size() && i < doc.machine.caches.size(); ++i) {
+        const sir::CacheStats& s = doc.cache_stats[i];
+        if (!s.prefetch) continue;
+        const sir::PrefetchStats& p = *s.prefetch;
+        const sir::Cache& c = doc.machine.caches[i];
+        t.row({s.name, c.prefetch ? prefetchers_text(c) : "-", commas(p.prefetches_issued),
+               commas(p.prefetches_useful), commas(p.prefetches_polluting),
+               rate_text(p.prefetches_useful, p.prefetches_issued), commas(p.prefetch_refs),
+               commas(p.prefetch_misses)});
+    }
+    out << t.render();
+    out << "Accuracy = useful / issued; useful: a demand access used the prefetched line; polluting: evicted "
+           "before any use\n";
+}
+
+// Per TLB level: the look-ups, the misses and the miss rate; the page walks
+// (the misses of the last level) and what each costs.
+void print_tlbs(const sir::Document& doc, std::ostream& out) {
+    if (!doc.machine.tlbs) return;
+    out << "\n" << heading("TLBs");
+    Table t;
+    t.column("TLB", Table::kLeft);
+    t.column("Level", Table::kRight);
+    t.column("Refs", Table::kRight);
+    t.column("Misses", Table::kRight);
+    t.column("Miss rate", Table::kRight);
+    const auto& levels = doc.machine.tlbs->levels;
+    for (size_t i = 0; i < doc.tlb_stats.size(); ++i) {
+        const sir::TlbStats& s = doc.tlb_stats[i];
+        t.row({s.name, i < levels.size() ? std::to_string(levels[i].level) : "-", commas(s.refs), commas(s.misses),
+               rate_text(s.misses, s.refs)});
+    }
+    out << t.render() << "\n";
+    if (!doc.tlb_stats.empty()) out << field_line("Page walks", commas(doc.tlb_stats.back().misses));
+    out << field_line("Walk latency", fmt::format("{} cycles", doc.machine.tlbs->walk_latency));
+}
+
 void print_coherence(const sir::Document& doc, std::ostream& out) {
     if (!doc.coherence) return;
     const sir::CoherenceTotals& k = *doc.coherence;
@@ -188,6 +276,10 @@ void print_threads(const sir::Document& doc, std::ostream& out) {
     for (const char* e : {"Ir", "Dr", "Dw"}) t.column(e, Table::kRight);
     t.column(l1 + " misses", Table::kRight);
     if (n > 1) t.column(ll + " misses", Table::kRight);
+    std::vector<std::string> tlb_events;
+    for (const char* e : {"T1m", "T2m"})
+        if (doc.event_index(e) >= 0) tlb_events.push_back(e);
+    for (const std::string& e : tlb_events) t.column(e, Table::kRight);
     t.column("Cycles", Table::kRight);
     for (const sir::Thread& th : *doc.threads) {
         std::vector<std::string> r = {std::to_string(th.id), th.valgrind_tid ? std::to_string(th.valgrind_tid) : "-",
@@ -196,6 +288,7 @@ void print_threads(const sir::Document& doc, std::ostream& out) {
         for (const char* e : {"Ir", "Dr", "Dw"}) r.push_back(event_sum_text(doc, th.costs, {e}));
         r.push_back(event_sum_text(doc, th.costs, {"D1mr", "D1mw"}));
         if (n > 1) r.push_back(event_sum_text(doc, th.costs, {"I" + k + "mr", "D" + k + "mr", "D" + k + "mw"}));
+        for (const std::string& e : tlb_events) r.push_back(event_sum_text(doc, th.costs, {e}));
         r.push_back(event_sum_text(doc, th.costs, {"Cycles"}));
         t.row(r);
     }
@@ -234,11 +327,11 @@ void print_findings(const sir::Document& doc, std::ostream& out) {
     for (const std::string& l : lines) out << l << "\n";
 }
 
-// The columns of the hot-spot tables: the rank event, Ir and the level-1
-// data misses (those present).
+// The columns of the hot-spot tables: the rank event, Ir, the level-1 data
+// misses and the DTLB1 misses (those present).
 std::vector<int> hot_columns(const sir::Document& doc) {
     std::vector<int> cols = {rank_event(doc)};
-    for (const char* name : {"Ir", "D1mr", "D1mw"}) {
+    for (const char* name : {"Ir", "D1mr", "D1mw", "T1m"}) {
         int i = doc.event_index(name);
         if (i >= 0 && std::find(cols.begin(), cols.end(), i) == cols.end()) cols.push_back(i);
     }
@@ -365,6 +458,8 @@ void run_summary(const std::string& path, std::ostream& out) {
     print_machine(doc, out);
     print_totals(doc, out);
     print_cache_stats(doc, out);
+    print_prefetch(doc, out);
+    print_tlbs(doc, out);
     print_coherence(doc, out);
     print_threads(doc, out);
     print_cores(doc, out);
@@ -376,8 +471,8 @@ void add_summary_command(CLI::App& app, Action& action) {
     auto path = std::make_shared<std::string>();
     CLI::App* cmd = app.add_subcommand(
         "summary",
-        "The run, the machine, the program totals, the cache statistics, threads, cores and findings of multi-threaded "
-        "runs, and the hottest functions and lines");
+        "The run, the machine, the program totals, the cache, prefetch and TLB statistics, threads, cores and findings "
+        "of multi-threaded runs, and the hottest functions and lines");
     cmd->add_option("FILE", *path, "Profile document (ompsim.out.<pid>.xml)")->required();
     cmd->callback([path, &action] {
         action = [path] {

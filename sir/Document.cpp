@@ -31,12 +31,28 @@ std::vector<const Cache*> Machine::private_caches() const {
     return out;
 }
 
-bool DataStructures::has_coherence() const {
-    size_t n = events.size();
-    return n >= 2 && events[n - 2] == "Dcm" && events[n - 1] == "Dfs";
+const char* const kPrefetchKinds[3] = {"next-line", "stride", "stream"};
+
+bool Machine::has_prefetch() const {
+    for (const Cache& c : caches)
+        if (c.prefetch) return true;
+    return false;
 }
 
-size_t DataStructures::level_columns() const { return events.size() - (has_coherence() ? 2 : 0); }
+int Machine::tlb_levels() const { return tlbs ? static_cast<int>(tlbs->levels.size()) : 0; }
+
+// The columns are "Dr D1mr .. Dw D1mw .." [Dcm Dfs] [Dpf] [T1m [T2m]] (the
+// reader checks that).
+bool DataStructures::has_coherence() const { return column("Dcm") >= 0 && column("Dfs") >= 0; }
+
+bool DataStructures::has_prefetch() const { return column("Dpf") >= 0; }
+
+int DataStructures::tlb_levels() const { return (column("T1m") >= 0 ? 1 : 0) + (column("T2m") >= 0 ? 1 : 0); }
+
+size_t DataStructures::level_columns() const {
+    size_t extra = (has_coherence() ? 2 : 0) + (has_prefetch() ? 1 : 0) + static_cast<size_t>(tlb_levels());
+    return events.size() >= extra ? events.size() - extra : 0;
+}
 
 int DataStructures::column(const std::string& name) const {
     for (size_t i = 0; i < events.size(); ++i)
@@ -216,6 +232,8 @@ void write_cache_counters(Writer& w, const CacheStats& s) {
     w.raw("\" writebacks=\"").num(s.writebacks);
     w.raw("\" back-invalidations=\"").num(s.back_invalidations);
     w.raw("\" victims-in=\"").num(s.victims_in);
+    if (const auto& p = s.prefetch)
+        for (const auto& f : kPrefetchStatsFields) w.raw("\" ").raw(f.attribute).raw("=\"").num((*p).*f.member);
 }
 
 void write_determinism(Writer& w, const Determinism& d) {
@@ -480,7 +498,30 @@ std::string to_xml(const Document& d) {
         w.raw("\" replacement=\"").esc(c.replacement);
         w.raw("\" write-policy=\"").esc(c.write_policy);
         w.raw("\" inclusion=\"").esc(c.inclusion);
-        w.raw("\" latency=\"").num(c.latency).raw("\"/>\n");
+        w.raw("\" latency=\"").num(c.latency);
+        if (const auto& p = c.prefetch) {
+            w.raw("\" prefetch=\"");
+            for (size_t i = 0; i < p->kinds.size(); ++i) {
+                if (i) w.raw(",");
+                w.esc(p->kinds[i]);
+            }
+            w.raw("\" prefetch-degree=\"").num(p->degree);
+            w.raw("\" prefetch-table=\"").num(p->table);
+            w.raw("\" prefetch-streams=\"").num(p->streams);
+        }
+        w.raw("\"/>\n");
+    }
+    if (const auto& t = m.tlbs) {
+        w.raw("    <tlbs page-size=\"").num(t->page_size);
+        w.raw("\" walk-latency=\"").num(t->walk_latency).raw("\">\n");
+        for (const Tlb& l : t->levels) {
+            w.raw("      <tlb name=\"").esc(l.name);
+            w.raw("\" level=\"").inum(l.level);
+            w.raw("\" entries=\"").num(l.entries);
+            w.raw("\" assoc=\"").num(l.assoc);
+            w.raw("\" latency=\"").num(l.latency).raw("\"/>\n");
+        }
+        w.raw("    </tlbs>\n");
     }
     w.raw("  </machine>\n");
 
@@ -502,6 +543,11 @@ std::string to_xml(const Document& d) {
     if (const auto& k = d.coherence) {
         w.raw("    <coherence");
         for (const auto& f : kCoherenceTotalsFields) w.raw(" ").raw(f.attribute).raw("=\"").num((*k).*f.member).raw("\"");
+        w.raw("/>\n");
+    }
+    for (const TlbStats& t : d.tlb_stats) {
+        w.raw("    <tlb-stats name=\"").esc(t.name).raw("\"");
+        for (const auto& f : kTlbStatsFields) w.raw(" ").raw(f.attribute).raw("=\"").num(t.*f.member).raw("\"");
         w.raw("/>\n");
     }
     w.raw("  </totals>\n");
@@ -728,8 +774,14 @@ std::vector<std::string> words(const std::string& text) {
     return out;
 }
 
+std::string join_words(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : " ") + n;
+    return out;
+}
+
 bool known_event(const std::string& n) {
-    if (n == "Ir" || n == "Dr" || n == "Dw" || n == "Cycles") return true;
+    if (n == "Ir" || n == "Dr" || n == "Dw" || n == "Cycles" || n == "T1m" || n == "T2m") return true;
     if (n.size() != 4) return false;
     bool level = (n[1] >= '1' && n[1] <= '4') || n[1] == 'L';
     return level && ((n[0] == 'I' && n.compare(2, 2, "mr") == 0) ||
@@ -822,6 +874,105 @@ bool any_attribute(const Element& e, std::initializer_list<const char*> names) {
     return false;
 }
 
+// An unsigned 32-bit attribute from `lo` to `hi`; `what` says what it counts.
+uint32_t ranged_u32(const Element& e, const char* name, uint32_t lo, uint32_t hi, const char* what) {
+    uint32_t v = u32(e, name);
+    if (v < lo || v > hi) {
+        const Attribute& a = attr(e, name);
+        fail(a.line, tag(e) + ": attribute '" + name + "' is not " + std::to_string(lo) + " to " + std::to_string(hi) +
+                         " (" + what + "): " + quoted(a.value));
+    }
+    return v;
+}
+
+// prefetch="next-line,stride": known prefetchers, each once, in the order of
+// kPrefetchKinds, at least one.
+std::vector<std::string> prefetch_kinds(const Element& c) {
+    const Attribute& a = attr(c, "prefetch");
+    const std::string t = trim(a.value);
+    const std::string at = "<cache>: attribute 'prefetch' ";
+    if (t.empty()) fail(a.line, at + "is empty (a level without a prefetcher has none of the prefetch attributes)");
+    std::vector<std::string> kinds;
+    int last = -1;
+    size_t b = 0;
+    for (;;) {
+        size_t comma = t.find(',', b);
+        std::string item = trim(t.substr(b, comma == std::string::npos ? std::string::npos : comma - b));
+        int k = -1;
+        for (int i = 0; i < 3; ++i)
+            if (item == kPrefetchKinds[i]) k = i;
+        if (k < 0)
+            fail(a.line, at + "has an unknown prefetcher " + quoted(item) +
+                             " (the prefetchers are next-line, stride, stream)");
+        if (k == last || std::find(kinds.begin(), kinds.end(), item) != kinds.end())
+            fail(a.line, at + "lists '" + item + "' twice");
+        if (k < last)
+            fail(a.line, at + "lists '" + item + "' after '" + kPrefetchKinds[last] +
+                             "' (prefetchers are listed in the order next-line, stride, stream)");
+        last = k;
+        kinds.push_back(item);
+        if (comma == std::string::npos) break;
+        b = comma + 1;
+    }
+    return kinds;
+}
+
+// The prefetcher attributes of a <cache>: all four or none.
+std::optional<CachePrefetch> cache_prefetch(const Element& c) {
+    if (!any_attribute(c, {"prefetch", "prefetch-degree", "prefetch-table", "prefetch-streams"})) return std::nullopt;
+    CachePrefetch p;
+    p.kinds = prefetch_kinds(c);
+    p.degree = ranged_u32(c, "prefetch-degree", 1, 64, "lines fetched ahead per prefetch");
+    p.table = ranged_u32(c, "prefetch-table", 1, 65536, "entries of the stride table");
+    p.streams = ranged_u32(c, "prefetch-streams", 1, 1024, "streams the stream prefetcher tracks");
+    return p;
+}
+
+// <tlbs>: one or two <tlb>, DTLB1 at level 1, then DTLB2 at level 2.
+void read_tlbs(const Element& e, Machine& m) {
+    container(e);
+    Tlbs t;
+    t.page_size = u64(e, "page-size");
+    if (t.page_size < 4096 || t.page_size > 1073741824 || (t.page_size & (t.page_size - 1)) != 0) {
+        const Attribute& a = attr(e, "page-size");
+        fail(a.line, "<tlbs>: attribute 'page-size' is not a power of two from 4096 to 1073741824: " + quoted(a.value));
+    }
+    t.walk_latency = u32(e, "walk-latency");
+    for (const Element& te : e.children) {
+        if (te.name != "tlb") continue;
+        container(te);
+        const int k = static_cast<int>(t.levels.size()) + 1;
+        if (k > 2) fail(te.line, "<tlbs>: a third <tlb> (one or two TLB levels: DTLB1, then DTLB2)");
+        Tlb l;
+        l.name = one_of(te, "name", {"DTLB1", "DTLB2"});
+        l.level = nonneg_int(te, "level");
+        if (l.level != k)
+            fail(attr(te, "level").line, "<tlb>: level " + std::to_string(l.level) + " where level " +
+                                             std::to_string(k) +
+                                             " is next (the levels are listed in order: DTLB1 at level 1, then "
+                                             "DTLB2 at level 2)");
+        if (l.name != "DTLB" + std::to_string(k))
+            fail(attr(te, "name").line, "<tlb>: name '" + l.name + "' at level " + std::to_string(k) +
+                                            " (DTLB1 is level 1, DTLB2 level 2)");
+        const std::string at = "<tlb name=\"" + l.name + "\">: ";
+        l.entries = u32(te, "entries");
+        if (l.entries == 0) fail(attr(te, "entries").line, at + "attribute 'entries' is 0 (at least 1 entry)");
+        l.assoc = u32(te, "assoc");
+        if (l.assoc == 0) fail(attr(te, "assoc").line, at + "attribute 'assoc' is 0 (at least 1 way)");
+        if (l.assoc > l.entries)
+            fail(attr(te, "assoc").line, at + "assoc (" + std::to_string(l.assoc) + ") is more than entries (" +
+                                             std::to_string(l.entries) + ") (a fully associative TLB has assoc = entries)");
+        if (l.entries % l.assoc != 0)
+            fail(attr(te, "entries").line, at + "entries (" + std::to_string(l.entries) +
+                                               ") is not a multiple of assoc (" + std::to_string(l.assoc) +
+                                               ") (entries = sets x assoc)");
+        l.latency = u32(te, "latency");
+        t.levels.push_back(std::move(l));
+    }
+    if (t.levels.empty()) fail(e.line, "<tlbs>: no <tlb> element (one or two TLB levels: DTLB1, then DTLB2)");
+    m.tlbs = std::move(t);
+}
+
 void read_machine(const Element& e, Machine& m) {
     container(e);
     m.name = str(e, "name");
@@ -851,10 +1002,12 @@ void read_machine(const Element& e, Machine& m) {
         k.write_policy = one_of(c, "write-policy", {"write-back", "write-through"});
         k.inclusion = one_of(c, "inclusion", {"non-inclusive", "inclusive", "exclusive"});
         k.latency = u32(c, "latency");
+        k.prefetch = cache_prefetch(c);
         m.caches.push_back(std::move(k));
         lines.push_back(c.line);
     }
     if (m.caches.empty()) fail(e.line, "<machine>: no <cache> element");
+    if (const Element* t = optional_one(e, "tlbs")) read_tlbs(*t, m);
     // The multi-core attributes: cores, private-levels and coherence
     // together; the latencies with them, always with MESI.
     if (any_attribute(e, {"cores", "private-levels", "coherence", "c2c-latency", "upgrade-latency"})) {
@@ -887,8 +1040,35 @@ void read_events(const Element& e, std::vector<std::string>& events) {
     }
 }
 
-// The attributes of a <cache-stats> but the coherence ones.
-CacheStats cache_counters(const Element& c) {
+// The events T1m, T2m: one per TLB level of <machine>, T1m first.
+void check_tlb_events(const Element& e, const Document& d) {
+    const int n = d.machine.tlb_levels();
+    std::string names;
+    for (int k = 1; k <= n; ++k) names += (k > 1 ? " T" : "T") + std::to_string(k) + "m";
+    for (int k = 1; k <= 2; ++k) {
+        const std::string name = "T" + std::to_string(k) + "m";
+        const bool listed = d.event_index(name) >= 0;
+        if (k <= n && !listed)
+            fail(e.line, "<events>: no event '" + name + "' (<machine> has " + std::to_string(n) + " TLB level" +
+                             (n == 1 ? "" : "s") + ": one event per level, " + names + ")");
+        if (k > n && listed)
+            fail(e.line, "<events>: event '" + name + "' but <machine> has " +
+                             (n == 0 ? std::string("no <tlbs>") : "1 TLB level") + " (one event per TLB level)");
+    }
+    if (n == 2 && d.event_index("T2m") < d.event_index("T1m"))
+        fail(e.line, "<events>: event 'T2m' before 'T1m' (T1m, then T2m)");
+}
+
+// A translation that missed DTLB2 missed DTLB1 too: T2m <= T1m.
+void check_tlb_misses(const Element& e, const std::vector<uint64_t>& v, int t1, int t2) {
+    if (t1 >= 0 && t2 >= 0 && v[t2] > v[t1])
+        fail(e.line, tag(e) + ": T2m (" + std::to_string(v[t2]) + ") is more than T1m (" + std::to_string(v[t1]) +
+                         "); a translation that missed DTLB2 also missed DTLB1");
+}
+
+// The attributes of a <cache-stats> but the coherence ones; the prefetch
+// counters when a cache of the machine has a prefetcher (and only then).
+CacheStats cache_counters(const Element& c, bool prefetch) {
     CacheStats s;
     s.name = str(c, "name");
     static const char* const refs[4] = {"fetch-refs", "read-refs", "write-refs", "writeback-refs"};
@@ -901,7 +1081,87 @@ CacheStats cache_counters(const Element& c) {
     s.writebacks = u64(c, "writebacks");
     s.back_invalidations = u64(c, "back-invalidations");
     s.victims_in = u64(c, "victims-in");
+    if (prefetch) {
+        PrefetchStats p;
+        for (const auto& f : kPrefetchStatsFields) p.*f.member = u64(c, f.attribute);
+        s.prefetch = p;
+    } else {
+        for (const auto& f : kPrefetchStatsFields)
+            if (const Attribute* a = c.attribute(f.attribute))
+                fail(a->line, std::string("<cache-stats>: attribute '") + f.attribute +
+                                  "' but no <cache> of <machine> has a prefetcher (the prefetch counters come with "
+                                  "prefetchers)");
+    }
     return s;
+}
+
+// The prefetch counters of one cache's <cache-stats>: the misses are some of
+// the requests, a prefetched line is used or evicted unused at most once, and
+// only a level with a prefetcher issues prefetches.
+void check_prefetch_stats(const Element& e, const CacheStats& s, const Cache& cache) {
+    if (!s.prefetch) return;
+    const PrefetchStats& p = *s.prefetch;
+    if (p.prefetch_misses > p.prefetch_refs)
+        fail(attr(e, "prefetch-misses").line,
+             "<cache-stats>: prefetch-misses (" + std::to_string(p.prefetch_misses) + ") is more than prefetch-refs (" +
+                 std::to_string(p.prefetch_refs) + "); the misses are some of the prefetch requests that reached the level");
+    if (p.prefetches_useful > p.prefetches_issued || p.prefetches_polluting > p.prefetches_issued - p.prefetches_useful)
+        fail(attr(e, "prefetches-useful").line,
+             "<cache-stats>: prefetches-useful (" + std::to_string(p.prefetches_useful) + ") and prefetches-polluting (" +
+                 std::to_string(p.prefetches_polluting) + ") add up to more than prefetches-issued (" +
+                 std::to_string(p.prefetches_issued) + "); a prefetched line counts once, as useful or as polluting");
+    if (p.prefetches_issued != 0 && !cache.prefetch)
+        fail(attr(e, "prefetches-issued").line,
+             "<cache-stats>: prefetches-issued is " + std::to_string(p.prefetches_issued) + " but cache '" +
+                 cache.name + "' has no prefetcher (only a level's own prefetcher issues prefetches)");
+}
+
+// <tlb-stats>, one per TLB level in <machine> order: misses at most the
+// look-ups, DTLB2 looked up on every DTLB1 miss, the misses equal to the
+// totals' T1m and T2m.
+void read_tlb_stats(const Element& e, Document& d) {
+    std::vector<const Element*> stats;
+    for (const Element& c : e.children) {
+        if (c.name != "tlb-stats") continue;
+        TlbStats t;
+        t.name = str(c, "name");
+        for (const auto& f : kTlbStatsFields) t.*f.member = u64(c, f.attribute);
+        d.tlb_stats.push_back(std::move(t));
+        stats.push_back(&c);
+    }
+    if (!d.machine.tlbs) {
+        if (!stats.empty())
+            fail(stats[0]->line, "<tlb-stats>: <machine> has no <tlbs> (TLB statistics come with TLBs)");
+        return;
+    }
+    const std::vector<Tlb>& tlbs = d.machine.tlbs->levels;
+    for (size_t i = 0; i < stats.size() && i < tlbs.size(); ++i)
+        if (d.tlb_stats[i].name != tlbs[i].name)
+            fail(stats[i]->line, "<tlb-stats>: name " + quoted(d.tlb_stats[i].name) + " where <machine> has TLB '" +
+                                     tlbs[i].name + "' (one per TLB level, in <machine> order)");
+    if (stats.size() != tlbs.size())
+        fail(stats.size() > tlbs.size() ? stats[tlbs.size()]->line : e.line,
+             "<totals>: " + std::to_string(stats.size()) + " <tlb-stats> for " + std::to_string(tlbs.size()) +
+                 " TLB level" + (tlbs.size() == 1 ? "" : "s") + " in <machine> (one per TLB level, in <machine> order)");
+    for (size_t i = 0; i < stats.size(); ++i) {
+        const TlbStats& t = d.tlb_stats[i];
+        const Element& c = *stats[i];
+        const std::string at = "<tlb-stats name=\"" + t.name + "\">: ";
+        if (t.misses > t.refs)
+            fail(attr(c, "misses").line, at + "misses (" + std::to_string(t.misses) + ") is more than refs (" +
+                                             std::to_string(t.refs) + "); the misses are some of the look-ups");
+        if (i > 0 && t.refs != d.tlb_stats[i - 1].misses)
+            fail(attr(c, "refs").line, at + "refs (" + std::to_string(t.refs) + ") does not equal the misses of " +
+                                           d.tlb_stats[i - 1].name + " (" + std::to_string(d.tlb_stats[i - 1].misses) +
+                                           "); " + t.name + " is looked up on every " + d.tlb_stats[i - 1].name +
+                                           " miss");
+        const std::string event = "T" + std::to_string(i + 1) + "m";
+        const int ev = d.event_index(event);
+        if (ev >= 0 && d.totals[ev] != t.misses)
+            fail(attr(c, "misses").line, at + "misses (" + std::to_string(t.misses) + ") does not equal the " + event +
+                                             " of <totals> (" + std::to_string(d.totals[ev]) + "); " + event +
+                                             " counts the " + t.name + " misses");
+    }
 }
 
 // False-sharing misses are coherence misses.
@@ -921,11 +1181,14 @@ void read_coherence_totals(const Element& e, Document& d) {
 
 void read_totals(const Element& e, Document& d) {
     container(e);
-    d.totals = cost_vector(one(e, "costs"), d.events);
+    const Element& costs = one(e, "costs");
+    d.totals = cost_vector(costs, d.events);
+    check_tlb_misses(costs, d.totals, d.event_index("T1m"), d.event_index("T2m"));
+    const bool prefetch = d.machine.has_prefetch();
     std::vector<const Element*> stats;
     for (const Element& c : e.children) {
         if (c.name != "cache-stats") continue;
-        d.cache_stats.push_back(cache_counters(c));
+        d.cache_stats.push_back(cache_counters(c, prefetch));
         stats.push_back(&c);
     }
     const std::vector<Cache>& caches = d.machine.caches;
@@ -938,10 +1201,12 @@ void read_totals(const Element& e, Document& d) {
         fail(stats.size() > caches.size() ? stats[caches.size()]->line : e.line,
              "<totals>: " + std::to_string(stats.size()) + " <cache-stats> for " +
                  std::to_string(caches.size()) + " caches in <machine> (one per cache, in <machine> order)");
+    for (size_t i = 0; i < stats.size(); ++i) check_prefetch_stats(*stats[i], d.cache_stats[i], caches[i]);
     const Element& mem = one(e, "memory");
     d.memory_reads = u64(mem, "reads");
     d.memory_writes = u64(mem, "writes");
     if (const Element* k = optional_one(e, "coherence")) read_coherence_totals(*k, d);
+    read_tlb_stats(e, d);
 }
 
 void read_program(const Element& e, Document& d, std::vector<uint64_t>& sum) {
@@ -1041,32 +1306,45 @@ bool columns_well_formed(const std::vector<std::string>& c) {
 }
 
 // The columns: the data events of <events>, optionally followed by the
-// coherence columns "Dcm Dfs".
-std::vector<std::string> read_columns(const Element& e, const std::vector<std::string>& doc_events) {
+// coherence columns "Dcm Dfs", then "Dpf" when a cache has a prefetcher and
+// the document's TLB events (T1m, T2m).
+std::vector<std::string> read_columns(const Element& e, const Document& d) {
     const Attribute& a = attr(e, "events");
     std::vector<std::string> columns = words(a.value);
-    std::vector<std::string> data;
-    for (const std::string& ev : doc_events)
+    std::vector<std::string> data, tail;
+    if (d.machine.has_prefetch()) tail.push_back("Dpf");
+    for (const std::string& ev : d.events) {
         if (ev[0] == 'D') data.push_back(ev);
+        if (ev[0] == 'T') tail.push_back(ev);
+    }
     std::string expected;
     for (const std::string& ev : data) expected += (expected.empty() ? "" : " ") + ev;
     std::vector<std::string> levels = columns;
+    const bool tail_ok = levels.size() >= tail.size() && std::equal(tail.begin(), tail.end(), levels.end() - tail.size());
+    if (tail_ok) levels.resize(levels.size() - tail.size());
     if (levels.size() >= 2 && levels[levels.size() - 2] == "Dcm" && levels.back() == "Dfs") levels.resize(levels.size() - 2);
-    if (levels != data)
+    if (!tail_ok || levels != data)
         fail(a.line, "<data-structures>: attribute 'events' is not the data events of <events> (" +
                          (expected.empty() ? std::string("none") : "'" + expected + "'") +
-                         ", optionally followed by 'Dcm Dfs'): " + quoted(a.value));
+                         ", optionally followed by 'Dcm Dfs'" +
+                         (tail.empty() ? std::string() : ", then '" + join_words(tail) + "'") +
+                         "): " + quoted(a.value));
     if (!columns_well_formed(levels))
         fail(a.line, "<data-structures>: attribute 'events' is not of the form 'Dr D1mr ... Dw D1mw ...' "
                      "(the same levels for reads and writes): " + quoted(a.value));
     return columns;
 }
 
+// x > a + b, without overflowing.
+bool above_sum(uint64_t x, uint64_t a, uint64_t b) { return x > a && x - a > b; }
+
 // A reference that missed a level also missed every level above it, so each
-// miss column is at most the one before it (Dr >= D1mr >= D2mr ...).
+// miss column is at most the one before it (Dr >= D1mr >= D2mr ...). Dfs is
+// at most Dcm, Dpf and T1m at most Dr + Dw, T2m at most T1m.
 void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::vector<std::string>& columns) {
-    const bool coherence = columns.size() >= 2 && columns[columns.size() - 2] == "Dcm" && columns.back() == "Dfs";
-    const size_t level_columns = columns.size() - (coherence ? 2 : 0);
+    const int dpf = index_of(columns, "Dpf"), t1 = index_of(columns, "T1m"), t2 = index_of(columns, "T2m");
+    const bool coherence = index_of(columns, "Dcm") >= 0;
+    const size_t level_columns = columns.size() - (coherence ? 2 : 0) - (dpf >= 0) - (t1 >= 0) - (t2 >= 0);
     size_t n = (level_columns - 2) / 2;
     for (size_t w = 0; w < 2; ++w)
         for (size_t k = 1; k <= n; ++k) {
@@ -1080,6 +1358,14 @@ void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::v
     if (coherence && v[level_columns + 1] > v[level_columns])
         fail(e.line, tag(e) + ": Dfs (" + std::to_string(v[level_columns + 1]) + ") is more than Dcm (" +
                          std::to_string(v[level_columns]) + "); a false-sharing miss is a coherence miss");
+    const uint64_t dr = v[0], dw = v[n + 1];
+    if (dpf >= 0 && above_sum(v[dpf], dr, dw))
+        fail(e.line, tag(e) + ": Dpf (" + std::to_string(v[dpf]) + ") is more than Dr + Dw (" + std::to_string(dr + dw) +
+                         "); the references served by a prefetched line are some of the references");
+    if (t1 >= 0 && above_sum(v[t1], dr, dw))
+        fail(e.line, tag(e) + ": T1m (" + std::to_string(v[t1]) + ") is more than Dr + Dw (" + std::to_string(dr + dw) +
+                         "); the DTLB1 misses are some of the references");
+    check_tlb_misses(e, v, t1, t2);
 }
 
 std::vector<uint64_t> structure_costs(const Element& e, const std::vector<std::string>& columns) {
@@ -1224,7 +1510,7 @@ void read_resolution(const Element& e, DataStructures& ds) {
 void read_data_structures(const Element& e, Document& d) {
     container(e);
     DataStructures ds;
-    ds.events = read_columns(e, d.events);
+    ds.events = read_columns(e, d);
     ds.mode = one_of(e, "mode", {"static", "lines", "bins"});
     read_resolution(e, ds);
     ds.slots = u32(e, "slots");
@@ -1292,9 +1578,9 @@ void read_thread_section(const Element& e, Document& d) {
 
 constexpr size_t kCoherenceCounters = sizeof kCacheCoherenceFields / sizeof kCacheCoherenceFields[0];
 
-CoreCacheStats core_cache_stats(const Element& c) {
+CoreCacheStats core_cache_stats(const Element& c, bool prefetch) {
     CoreCacheStats s;
-    s.stats = cache_counters(c);
+    s.stats = cache_counters(c, prefetch);
     bool any = false;
     for (const auto& f : kCacheCoherenceFields) any = any || c.attribute(f.attribute);
     if (any) {  // all or none
@@ -1320,7 +1606,7 @@ Core read_core(const Element& ce, const Document& d, uint32_t cores) {
     std::vector<const Element*> stats;
     for (const Element& se : ce.children) {
         if (se.name != "cache-stats") continue;
-        c.cache_stats.push_back(core_cache_stats(se));
+        c.cache_stats.push_back(core_cache_stats(se, d.machine.has_prefetch()));
         stats.push_back(&se);
     }
     for (size_t i = 0; i < stats.size() && i < caches.size(); ++i)
@@ -1332,6 +1618,7 @@ Core read_core(const Element& ce, const Document& d, uint32_t cores) {
         fail(stats.size() > caches.size() ? stats[caches.size()]->line : ce.line,
              "<core id=\"" + std::to_string(c.id) + "\">: " + std::to_string(stats.size()) + " <cache-stats> for " +
                  std::to_string(caches.size()) + " private caches in <machine> (one per private cache, in <machine> order)");
+    for (size_t i = 0; i < stats.size(); ++i) check_prefetch_stats(*stats[i], c.cache_stats[i].stats, *caches[i]);
     return c;
 }
 
@@ -1411,12 +1698,6 @@ void read_cores(const Element& e, const Element* coherence_element, Document& d)
 }
 
 // ------------------------------------------------------- the region profile
-
-std::string join_words(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& n : names) out += (out.empty() ? "" : " ") + n;
-    return out;
-}
 
 // A list of names (columns, states): no name twice.
 std::vector<std::string> name_list(const Element& e, const char* name) {
@@ -2312,6 +2593,7 @@ void read_document(const Element& root, Document& d) {
     read_run(run, d.run);
     read_machine(machine, d.machine);
     read_events(events, d.events);
+    check_tlb_events(events, d);
     read_totals(totals, d);
     std::vector<uint64_t> sum(d.events.size(), 0);
     read_program(program, d, sum);

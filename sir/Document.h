@@ -46,7 +46,9 @@
 // cache level k (1-based): "I<k>mr" instruction-fetch misses, "D<k>mr" data
 // read misses, "D<k>mw" data write misses (line references that missed that
 // level); in Cachegrind mode the last level is "L" (I1mr ILmr ... as
-// Cachegrind). "Cycles" is simulated time: cpi * Ir plus, for every line
+// Cachegrind). With data TLBs, "T1m" (data accesses whose translation missed
+// DTLB1) and "T2m" (missed DTLB2 too: page walks) before Cycles.
+// "Cycles" is simulated time: cpi * Ir plus, for every line
 // reference that missed level 1, the latency of the level that served it
 // (memory-latency when no level had it). Level-1 hits cost nothing beyond
 // the CPI (the pipeline hides them). Cycles are rounded down per line; the
@@ -118,6 +120,38 @@
 //     </core>                                        ascending id
 //   </cores>
 //   <data-structures ...>
+//
+// Machines with hardware prefetchers or data TLBs add optional parts, all
+// absent otherwise (docs/output-format.md, "Prefetchers and TLBs"):
+//
+//   <machine ...>
+//     <cache name="D1" ... latency="4" prefetch="next-line,stride"
+//            prefetch-degree="2" prefetch-table="256" prefetch-streams="16"/>
+//            (all four or none; prefetch: next-line, stride, stream, each at
+//            most once, in that order; degree 1..64, table 1..65536,
+//            streams 1..1024)
+//     <tlbs page-size="4096" walk-latency="30">   after the caches
+//       <tlb name="DTLB1" level="1" entries="64" assoc="4" latency="0"/>
+//       <tlb name="DTLB2" level="2" entries="2048" assoc="16" latency="7"/>   optional
+//     </tlbs>
+//   </machine>
+//   <events>Ir ... Dw D1mw D2mw D3mw T1m T2m Cycles</events>   one T event per TLB level
+//   <totals>
+//     <cache-stats ... victims-in="" prefetch-refs="" prefetch-misses=""
+//                  prefetches-issued="" prefetches-useful="" prefetches-polluting=""/>
+//            (every <cache-stats>, in <totals> and <cores>, when a cache has
+//            a prefetcher; the coherence attributes of a core's follow them)
+//     <memory .../> <coherence .../>
+//     <tlb-stats name="DTLB1" refs="" misses=""/>   one per TLB level
+//     <tlb-stats name="DTLB2" refs="" misses=""/>
+//   </totals>
+//   <data-structures events="Dr D1mr .. Dw D1mw .. [Dcm Dfs] [Dpf] [T1m [T2m]]" ...>
+//            (Dpf iff a cache has a prefetcher; T1m, T2m iff <events> has them)
+//
+// T2m <= T1m; DTLB2 refs = DTLB1 misses; the totals' T1m = DTLB1 misses and
+// T2m = DTLB2 misses; prefetch-misses <= prefetch-refs, useful + polluting
+// <= issued, issued 0 on a level without a prefetcher; in the data-structure
+// section Dpf <= Dr + Dw and T1m <= Dr + Dw.
 //
 // Runs with OpenMP constructs, user regions (OMPSIM_REGION_BEGIN) or
 // -finstrument-functions hooks end in ompP's view of the run, in simulated
@@ -215,6 +249,20 @@ struct Run {
     std::optional<Determinism> determinism;  // multi-threaded runs
 };
 
+// The hardware prefetchers a cache level can have, in the order the
+// `prefetch` attribute lists them.
+extern const char* const kPrefetchKinds[3];  // "next-line", "stride", "stream"
+
+// The prefetchers of one cache level: the attributes prefetch="next-line,stride"
+// prefetch-degree="" prefetch-table="" prefetch-streams="" of <cache> (all four
+// or none; a level without a prefetcher has none).
+struct CachePrefetch {
+    std::vector<std::string> kinds;  // a non-empty subset of kPrefetchKinds, in that order
+    uint32_t degree = 1;             // lines fetched ahead per prefetch, 1..64
+    uint32_t table = 1;              // entries of the stride prefetcher's table, 1..65536
+    uint32_t streams = 1;            // streams the stream prefetcher tracks, 1..1024
+};
+
 struct Cache {
     std::string name;  // I1, D1, L1, L2, L3, L4, LL
     int level = 1;
@@ -227,6 +275,23 @@ struct Cache {
     std::string write_policy;  // write-back | write-through
     std::string inclusion;     // non-inclusive | inclusive | exclusive
     uint32_t latency = 0;
+    std::optional<CachePrefetch> prefetch;  // none: the level has no prefetcher
+};
+
+// One data TLB level (<tlb> in <tlbs>).
+struct Tlb {
+    std::string name;  // DTLB1 (level 1), DTLB2 (level 2)
+    int level = 1;
+    uint32_t entries = 0;  // >= 1, a multiple of assoc
+    uint32_t assoc = 0;    // 1..entries
+    uint32_t latency = 0;  // cycles of a look-up that hits this level
+};
+
+// <tlbs>: the data TLBs of each core, one or two levels.
+struct Tlbs {
+    uint64_t page_size = 4096;  // a power of two, 4096 to 1073741824
+    uint32_t walk_latency = 0;  // cycles of a page walk (a miss in every level)
+    std::vector<Tlb> levels;    // DTLB1, then DTLB2
 };
 
 // The multi-core attributes of <machine>: one simulated core per thread,
@@ -251,14 +316,30 @@ struct Machine {
     uint32_t memory_latency = 0;
     std::vector<Cache> caches;
     std::optional<MultiCore> multicore;  // the attributes cores="" ... (all or none)
+    std::optional<Tlbs> tlbs;            // <tlbs>: machines with data TLBs
 
     // The caches every core has a copy of: those of level <= private-levels
     // (none without `multicore`), in <machine> order.
     std::vector<const Cache*> private_caches() const;
+    // Whether any cache has a prefetcher (then every <cache-stats> has the
+    // prefetch counters and <data-structures> the column Dpf).
+    bool has_prefetch() const;
+    // The number of TLB levels, 0 without <tlbs> (the events T1m .. T<n>m).
+    int tlb_levels() const;
 };
 
 // Kinds in cache-stats, in attribute order.
 enum Kind { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3 };
+
+// The prefetch attributes of a <cache-stats> (all five on every <cache-stats>
+// of a machine with a prefetcher, none otherwise).
+struct PrefetchStats {
+    uint64_t prefetch_refs = 0;         // prefetch requests that reached this level
+    uint64_t prefetch_misses = 0;       // those that missed here (<= prefetch_refs)
+    uint64_t prefetches_issued = 0;     // requests this level's own prefetcher issued (0 without one)
+    uint64_t prefetches_useful = 0;     // prefetched lines a demand access used
+    uint64_t prefetches_polluting = 0;  // prefetched lines evicted before any use (useful + polluting <= issued)
+};
 
 struct CacheStats {
     std::string name;
@@ -268,6 +349,14 @@ struct CacheStats {
     uint64_t writebacks = 0;
     uint64_t back_invalidations = 0;
     uint64_t victims_in = 0;
+    std::optional<PrefetchStats> prefetch;  // machines with a prefetcher
+};
+
+// <tlb-stats> in <totals>: one TLB level over the whole run.
+struct TlbStats {
+    std::string name;     // DTLB1, DTLB2
+    uint64_t refs = 0;    // translations looked up at this level (DTLB2: the DTLB1 misses)
+    uint64_t misses = 0;  // those that missed it (DTLB1: T1m, DTLB2: T2m)
 };
 
 // <coherence> in <totals>: the whole run.
@@ -317,6 +406,21 @@ inline constexpr CounterField<CacheCoherence> kCacheCoherenceFields[] = {
     {"c2c-in", "c2c_in", &CacheCoherence::c2c_in},
     {"c2c-out", "c2c_out", &CacheCoherence::c2c_out},
     {"upgrades", "upgrades", &CacheCoherence::upgrades},
+};
+
+// The prefetch attributes of <cache-stats> (after victims-in) and the
+// counters of <tlb-stats> (after name), in document order.
+inline constexpr CounterField<PrefetchStats> kPrefetchStatsFields[] = {
+    {"prefetch-refs", "prefetch_refs", &PrefetchStats::prefetch_refs},
+    {"prefetch-misses", "prefetch_misses", &PrefetchStats::prefetch_misses},
+    {"prefetches-issued", "prefetches_issued", &PrefetchStats::prefetches_issued},
+    {"prefetches-useful", "prefetches_useful", &PrefetchStats::prefetches_useful},
+    {"prefetches-polluting", "prefetches_polluting", &PrefetchStats::prefetches_polluting},
+};
+
+inline constexpr CounterField<TlbStats> kTlbStatsFields[] = {
+    {"refs", "refs", &TlbStats::refs},
+    {"misses", "misses", &TlbStats::misses},
 };
 
 struct CoreCacheStats {
@@ -413,15 +517,20 @@ struct DataStructure {
 
 struct DataStructures {
     std::vector<std::string> events;  // the columns: the document's Dr, D<k>mr, Dw, D<k>mw events [, Dcm, Dfs]
+                                      // [, Dpf] [, T1m [, T2m]]
     std::string mode = "static";      // static | lines | bins
     uint32_t resolution = 0;          // lines per bucket (lines), portions (bins), 0 (static)
     uint32_t slots = 0;               // monitor slots; 0 = unlimited
     std::vector<DataStructure> structures;  // in the tool's order (globals, then heap sites, ...)
 
-    // Whether the columns end in "Dcm Dfs" (coherence and false-sharing misses).
+    // Whether the columns have "Dcm Dfs" (coherence and false-sharing misses).
     bool has_coherence() const;
+    // Whether the columns have "Dpf" (references served by a prefetched line).
+    bool has_prefetch() const;
+    // The number of TLB columns (T1m, T2m) at the end.
+    int tlb_levels() const;
     // The number of leading columns of the form "Dr D1mr .. Dw D1mw .." (all
-    // of them but Dcm and Dfs).
+    // of them but Dcm, Dfs, Dpf, T1m and T2m).
     size_t level_columns() const;
     // Index of a column, or -1.
     int column(const std::string& name) const;
@@ -601,6 +710,7 @@ struct Document {
     uint64_t memory_reads = 0;
     uint64_t memory_writes = 0;
     std::optional<CoherenceTotals> coherence;  // multi-core machines with coherence
+    std::vector<TlbStats> tlb_stats;           // one per TLB level of <machine> (none without TLBs)
     std::vector<File> files;
     std::optional<std::vector<Thread>> threads;  // multi-threaded runs; ascending id
     std::optional<std::vector<Core>> cores;      // multi-core machines; ascending id
@@ -632,7 +742,8 @@ struct LoadError {
 // sums of execT and execC; in the event flow graph the references, order and
 // each thread's walk; in the parallelism profile the references, order,
 // spans at most the work and burdened spans at least the span, and the two
-// sums equal to the span. Foreign XML,
+// sums equal to the span; with prefetchers and TLBs the attributes' values,
+// the T events and columns, the prefetch and TLB counters' rules. Foreign XML,
 // truncated files and corrupt values are errors, never partial documents.
 bool load_file(const std::string& path, Document& doc, LoadError& err);
 bool load_text(const std::string& text, const std::string& name, Document& doc, LoadError& err);

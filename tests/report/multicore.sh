@@ -94,7 +94,7 @@ if python3 - "$tmp/out" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert list(d) == ["format_version", "tool_version", "run", "machine", "events", "totals", "cache_stats", "memory",
-                   "coherence", "files", "threads", "cores", "data_structures"], list(d)
+                   "coherence", "tlb_stats", "files", "threads", "cores", "data_structures"], list(d)
 assert d["run"]["determinism"] == {"scheduler": "round-robin", "quantum": 1000, "simulate_runtime": "no",
                                    "threads": 4, "reasons": []}, d["run"]["determinism"]
 m = d["machine"]

@@ -1,6 +1,7 @@
 // The helpers of ompsim-report (report/Report.h): number formatting, limits,
 // CSV quoting, tables, the exports of a small in-memory document, the parts
-// of multi-core runs (determinism, cores, false-sharing findings), and the
+// of multi-core runs (determinism, cores, false-sharing findings), the
+// prefetchers and data TLBs (tests/sir/prefetch-tlb.xml), and the
 // region profile (the regions and flow commands, on tests/sir/regions.xml,
 // read from $OMPSIM_SRCDIR, and on in-memory profiles).
 #include <fmt/format.h>
@@ -600,7 +601,7 @@ TEST(ReportMulticore, CsvTables) {
     EXPECT_EQ(error_of([&] { export_csv(plain, "coherence"); }),
               "the document has no coherence totals (a run without cache coherence); --table=coherence");
     EXPECT_EQ(error_of([&] { export_csv(d, "regions"); }),
-              "--table must be lines, threads, cores or coherence, not 'regions'");
+              "--table must be lines, threads, cores, coherence, prefetch or tlbs, not 'regions'");
     std::ostringstream out;
     EXPECT_EQ(error_of([&] { export_document(d, "json", out, "threads"); }),
               "--table applies to --format=csv only (json has every part, callgrind the lines)");
@@ -964,6 +965,167 @@ TEST(ReportFlow, DotEscapes) {
     std::string dot = flow_dot(doc, 0u);
     EXPECT_NE(dot.find("[label=\"a\\\"b\\\\c\\n2 threads"), std::string::npos) << dot;
     EXPECT_NE(dot.find("('say \\\"hi\\\"?')"), std::string::npos) << dot;
+}
+
+// ------------------------------------------------------- prefetchers and TLBs
+
+std::string prefetch_tlb_fixture_path() {
+    const char* d = std::getenv("OMPSIM_SRCDIR");
+    return std::string(d && *d ? d : ".") + "/tests/sir/prefetch-tlb.xml";
+}
+
+TEST(ReportPrefetchTlb, LevelsIgnoreTheNewColumns) {
+    sir::Document d = load_document(prefetch_tlb_fixture_path());
+    const sir::DataStructures& ds = *d.data_structures;
+    EXPECT_TRUE(ds.has_prefetch());
+    EXPECT_EQ(ds.tlb_levels(), 2);
+    EXPECT_EQ(ds.level_columns(), 8u);
+    EXPECT_EQ(data_levels(ds), 3);
+    EXPECT_EQ(parse_level(d, "LL"), 3);
+    LevelCounts c = level_counts(ds, ds.structures[2].costs, 3);  // make_buf at L3
+    EXPECT_EQ(c.reads, 1000u);
+    EXPECT_EQ(c.writes, 500u);
+    EXPECT_EQ(c.read_refs, 40u);
+    EXPECT_EQ(c.read_misses, 20u);
+    EXPECT_EQ(c.write_refs, 20u);
+    EXPECT_EQ(c.write_misses, 10u);
+    std::vector<HistogramRow> rows = histogram_rows(ds, ds.structures[2], 1);
+    ASSERT_EQ(rows.size(), 16u);
+    EXPECT_EQ(rows[3].read_hits, 900u);
+    EXPECT_EQ(rows[3].write_misses, 50u);
+}
+
+TEST(ReportPrefetchTlb, Summary) {
+    std::ostringstream out;
+    run_summary(prefetch_tlb_fixture_path(), out);
+    const std::string text = out.str();
+    const std::vector<std::string> lines = {
+        "-- Prefetching",
+        "Cache  Prefetchers       Issued  Useful  Polluting  Accuracy  Prefetch refs  Prefetch misses",
+        "I1     -                      0       0          0         -              0                0",
+        "D1     next-line,stride   1,000     750        200    75.00%          1,000            1,000",
+        "L2     stream               400     100        250    25.00%          1,400              600",
+        "L3     -                      0       0          0         -            600              240",
+        "-- TLBs",
+        "DTLB1      1  6,000     300      5.00%",
+        "DTLB2      2    300      60     20.00%",
+        "Page walks:       60",
+        "Walk latency:     30 cycles",
+        "Page size:        4 KiB",
+        "D1     next-line,stride       2           256       16",
+        "L2     stream                 4           256       32",
+        "DTLB2      2    2,048     16        7",
+        "T1m        300",
+        "T2m         60",
+    };
+    for (const std::string& l : lines) EXPECT_TRUE(has_line(text, l)) << "no line '" << l << "' in\n" << text;
+    // A document without prefetchers and TLBs has none of these parts.
+    std::ostringstream plain;
+    run_summary(regions_fixture_path(), plain);
+    for (const char* h : {"-- Prefetching", "-- TLBs", "Page size:", "Walk latency:"})
+        EXPECT_EQ(plain.str().find(h), std::string::npos) << h;
+}
+
+TEST(ReportPrefetchTlb, JsonExport) {
+    auto j = nlohmann::json::parse(export_json(load_document(prefetch_tlb_fixture_path())));
+    const auto& d1 = j["machine"]["caches"][1];
+    EXPECT_EQ(d1["prefetch"]["prefetchers"], nlohmann::json({"next-line", "stride"}));
+    EXPECT_EQ(d1["prefetch"]["degree"], 2);
+    EXPECT_EQ(d1["prefetch"]["table"], 256);
+    EXPECT_EQ(d1["prefetch"]["streams"], 16);
+    EXPECT_TRUE(j["machine"]["caches"][3]["prefetch"].is_null());
+    EXPECT_EQ(j["machine"]["tlbs"]["page_size"], 4096);
+    EXPECT_EQ(j["machine"]["tlbs"]["walk_latency"], 30);
+    EXPECT_EQ(j["machine"]["tlbs"]["levels"][1],
+              nlohmann::json({{"name", "DTLB2"}, {"level", 2}, {"entries", 2048}, {"assoc", 16}, {"latency", 7}}));
+    EXPECT_EQ(j["cache_stats"][1]["prefetch"],
+              nlohmann::json({{"prefetch_refs", 1000}, {"prefetch_misses", 1000}, {"prefetches_issued", 1000},
+                              {"prefetches_useful", 750}, {"prefetches_polluting", 200}}));
+    EXPECT_EQ(j["tlb_stats"], nlohmann::json::parse(R"([{"name": "DTLB1", "refs": 6000, "misses": 300},
+                                                         {"name": "DTLB2", "refs": 300, "misses": 60}])"));
+    EXPECT_EQ(j["totals"]["T1m"], 300);
+    EXPECT_EQ(j["totals"]["T2m"], 60);
+    EXPECT_EQ(j["files"][0]["regions"][1]["lines"][1]["costs"]["T2m"], 8);
+    const auto& src = j["data_structures"]["structures"][0];
+    EXPECT_EQ(src["costs"]["Dpf"], 600);
+    EXPECT_EQ(src["threads"][0]["costs"]["T1m"], 160);
+    EXPECT_EQ(src["histogram"]["entries"][1]["costs"]["T2m"], 16);
+    // Without prefetchers and TLBs: the keys are there, null.
+    auto s = nlohmann::json::parse(export_json(small_document()));
+    EXPECT_TRUE(s.at("tlb_stats").is_null());
+    EXPECT_TRUE(s["machine"].at("tlbs").is_null());
+    auto m = nlohmann::json::parse(export_json(multicore_document()));
+    EXPECT_TRUE(m["cores"][0]["cache_stats"][1].at("prefetch").is_null());
+}
+
+TEST(ReportPrefetchTlb, CsvTables) {
+    const sir::Document d = load_document(prefetch_tlb_fixture_path());
+    EXPECT_EQ(export_csv(d, "prefetch"),
+              "cache,level,prefetchers,degree,table,streams,prefetch_refs,prefetch_misses,prefetches_issued,"
+              "prefetches_useful,prefetches_polluting\n"
+              "I1,1,,,,,0,0,0,0,0\n"
+              "D1,1,\"next-line,stride\",2,256,16,1000,1000,1000,750,200\n"
+              "L2,2,stream,4,256,32,1400,600,400,100,250\n"
+              "L3,3,,,,,600,240,0,0,0\n");
+    EXPECT_EQ(export_csv(d, "tlbs"),
+              "tlb,level,entries,assoc,latency,page_size,walk_latency,refs,misses\n"
+              "DTLB1,1,64,4,0,4096,30,6000,300\n"
+              "DTLB2,2,2048,16,7,4096,30,300,60\n");
+    std::string lines = export_csv(d);
+    EXPECT_EQ(lines.substr(0, lines.find('\n')),
+              "file,function,line,Ir,I1mr,I2mr,I3mr,Dr,D1mr,D2mr,D3mr,Dw,D1mw,D2mw,D3mw,T1m,T2m,Cycles");
+    EXPECT_NE(lines.find("\n/src/stream.c,main,9,1000,4,2,1,0,0,0,0,500,100,40,20,40,8,6908\n"), std::string::npos);
+    const sir::Document plain = small_document();
+    EXPECT_EQ(error_of([&] { export_csv(plain, "prefetch"); }),
+              "the document has no prefetchers (a machine without hardware prefetchers); --table=prefetch");
+    EXPECT_EQ(error_of([&] { export_csv(plain, "tlbs"); }),
+              "the document has no TLBs (a machine without data TLBs); --table=tlbs");
+    // The cores' table: the prefetch counters last, with a prefetcher.
+    sir::Document mc = multicore_document();
+    EXPECT_EQ(export_csv(mc, "cores").find("prefetch"), std::string::npos);
+    sir::Cache d1;
+    d1.name = "D1";
+    d1.prefetch = sir::CachePrefetch{{"stride"}, 1, 64, 8};
+    mc.machine.caches = {d1};
+    for (sir::Core& c : *mc.cores)
+        for (sir::CoreCacheStats& cs : c.cache_stats) cs.stats.prefetch = sir::PrefetchStats{7, 6, 5, 4, 1};
+    (*mc.cores)[1].cache_stats[0].stats.prefetch.reset();
+    std::string cores = export_csv(mc, "cores");
+    EXPECT_EQ(cores.substr(0, cores.find('\n')),
+              "core,instructions,cycles,busy_cycles,wait_cycles,cache,fetch_refs,fetch_misses,read_refs,read_misses,"
+              "write_refs,write_misses,writeback_refs,writeback_misses,evictions,writebacks,back_invalidations,"
+              "victims_in,coherence_misses,false_sharing_misses,invalidations_received,invalidations_sent,c2c_in,"
+              "c2c_out,upgrades,prefetch_refs,prefetch_misses,prefetches_issued,prefetches_useful,"
+              "prefetches_polluting");
+    EXPECT_NE(cores.find("\n0,20,300,200,100,I1,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,,7,6,5,4,1\n"), std::string::npos) << cores;
+    EXPECT_NE(cores.find("\n1,10,300,200,100,I1,0,0,0,0,0,0,0,0,0,0,0,0,,,,,,,,,,,,\n"), std::string::npos) << cores;
+}
+
+TEST(ReportPrefetchTlb, ArraysColumns) {
+    ArraysOptions o;
+    o.path = prefetch_tlb_fixture_path();
+    std::ostringstream text;
+    run_arrays(o, text);
+    EXPECT_NE(text.str().find("Prefetch hits  DTLB1 misses  DTLB2 misses\n"), std::string::npos) << text.str();
+    o.format = "json";
+    o.sort = "prefetch-hits";
+    std::ostringstream json;
+    run_arrays(o, json);
+    auto j = nlohmann::json::parse(json.str());
+    ASSERT_EQ(j["structures"].size(), 3u);
+    EXPECT_EQ(j["structures"][0]["name"], "src");
+    EXPECT_EQ(j["structures"][0]["prefetch_hits"], 600);
+    EXPECT_EQ(j["structures"][1]["name"], "dst");
+    EXPECT_EQ(j["structures"][1]["dtlb1_misses"], 40);
+    EXPECT_EQ(j["structures"][2]["dtlb2_misses"], 12);
+    // Null without the columns.
+    o.path = std::string(std::getenv("OMPSIM_SRCDIR") ? std::getenv("OMPSIM_SRCDIR") : ".") + "/tests/sir/structures.xml";
+    o.sort = "misses";
+    std::ostringstream plain;
+    run_arrays(o, plain);
+    auto p = nlohmann::json::parse(plain.str());
+    for (const char* k : {"prefetch_hits", "dtlb1_misses", "dtlb2_misses"})
+        EXPECT_TRUE(p["structures"][0].at(k).is_null()) << k;
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // The profile document of sir/Document.h: the canonical text (byte-exact
 // round trip of tests/sir/minimal.xml, structures.xml, multicore.xml with the
 // parts of multi-core runs, regions.xml with the region profile,
-// eventflow*.xml with the event flow graph and parallelism.xml with the
-// parallelism profile), reading any XML layout, escaping,
+// eventflow*.xml with the event flow graph, parallelism.xml with the
+// parallelism profile and prefetch-tlb.xml with prefetchers and data TLBs),
+// reading any XML layout, escaping,
 // every reader message (tests/sir/bad/*.xml and in-memory variants, as listed
 // in docs/output-format.md) and the schema docs/ompsim-profile.xsd (through
 // xmllint, skipped when it is not installed). The reader parses with
@@ -136,6 +137,12 @@ void expect_same_structures(const std::optional<DataStructures>& a, const std::o
     }
 }
 
+void expect_same_prefetch_stats(const std::optional<PrefetchStats>& a, const std::optional<PrefetchStats>& b) {
+    ASSERT_EQ(a.has_value(), b.has_value());
+    if (!a) return;
+    for (const auto& f : kPrefetchStatsFields) EXPECT_EQ((*a).*f.member, (*b).*f.member) << f.attribute;
+}
+
 void expect_same_stats(const CacheStats& s, const CacheStats& t) {
     EXPECT_EQ(s.name, t.name);
     for (int k = 0; k < 4; ++k) {
@@ -146,6 +153,43 @@ void expect_same_stats(const CacheStats& s, const CacheStats& t) {
     EXPECT_EQ(s.writebacks, t.writebacks);
     EXPECT_EQ(s.back_invalidations, t.back_invalidations);
     EXPECT_EQ(s.victims_in, t.victims_in);
+    expect_same_prefetch_stats(s.prefetch, t.prefetch);
+}
+
+// The prefetchers and TLBs of the machine and their totals.
+void expect_same_prefetch_tlbs(const Document& a, const Document& b) {
+    ASSERT_EQ(a.machine.caches.size(), b.machine.caches.size());
+    for (size_t i = 0; i < a.machine.caches.size(); ++i) {
+        const auto &p = a.machine.caches[i].prefetch, &q = b.machine.caches[i].prefetch;
+        ASSERT_EQ(p.has_value(), q.has_value()) << a.machine.caches[i].name;
+        if (!p) continue;
+        EXPECT_EQ(p->kinds, q->kinds);
+        EXPECT_EQ(p->degree, q->degree);
+        EXPECT_EQ(p->table, q->table);
+        EXPECT_EQ(p->streams, q->streams);
+    }
+    ASSERT_EQ(a.machine.tlbs.has_value(), b.machine.tlbs.has_value());
+    if (a.machine.tlbs) {
+        EXPECT_EQ(a.machine.tlbs->page_size, b.machine.tlbs->page_size);
+        EXPECT_EQ(a.machine.tlbs->walk_latency, b.machine.tlbs->walk_latency);
+        ASSERT_EQ(a.machine.tlbs->levels.size(), b.machine.tlbs->levels.size());
+        for (size_t i = 0; i < a.machine.tlbs->levels.size(); ++i) {
+            const Tlb &x = a.machine.tlbs->levels[i], &y = b.machine.tlbs->levels[i];
+            EXPECT_EQ(x.name, y.name);
+            EXPECT_EQ(x.level, y.level);
+            EXPECT_EQ(x.entries, y.entries);
+            EXPECT_EQ(x.assoc, y.assoc);
+            EXPECT_EQ(x.latency, y.latency);
+        }
+    }
+    ASSERT_EQ(a.cache_stats.size(), b.cache_stats.size());
+    for (size_t i = 0; i < a.cache_stats.size(); ++i)
+        expect_same_prefetch_stats(a.cache_stats[i].prefetch, b.cache_stats[i].prefetch);
+    ASSERT_EQ(a.tlb_stats.size(), b.tlb_stats.size());
+    for (size_t i = 0; i < a.tlb_stats.size(); ++i) {
+        EXPECT_EQ(a.tlb_stats[i].name, b.tlb_stats[i].name);
+        for (const auto& f : kTlbStatsFields) EXPECT_EQ(a.tlb_stats[i].*f.member, b.tlb_stats[i].*f.member) << f.attribute;
+    }
 }
 
 // The parts of multi-core runs.
@@ -411,6 +455,7 @@ void expect_same(const Document& a, const Document& b) {
     }
     expect_same_structures(a.data_structures, b.data_structures);
     expect_same_multicore(a, b);
+    expect_same_prefetch_tlbs(a, b);
     expect_same_region_profile(a.region_profile, b.region_profile);
     expect_same_event_flow(a.event_flow, b.event_flow);
     expect_same_parallelism(a.parallelism, b.parallelism);
@@ -1053,6 +1098,102 @@ const std::vector<BadFile>& bad_files() {
          false},
         {"rp-unknown-region.xml", 89, "<node id=\"3\">: region 'R00009' is not listed (no <region id=\"R00009\">)",
          false},
+        {"pf-degree.xml", 9,
+         "<cache>: attribute 'prefetch-degree' is not 1 to 64 (lines fetched ahead per prefetch): '65'",
+         true},
+        {"pf-ds-dpf-above-refs.xml", 50,
+         "<costs>: Dpf (1001) is more than Dr + Dw (1000); the references served by a prefetched line are some of the references",
+         false},
+        {"pf-ds-no-dpf.xml", 40,
+         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw', optionally followed by 'Dcm Dfs', then 'Dpf T1m T2m'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw T1m ...'",
+         false},
+        {"pf-empty.xml", 9,
+         "<cache>: attribute 'prefetch' is empty (a level without a prefetcher has none of the prefetch attributes)",
+         true},
+        {"pf-issued-without-prefetcher.xml", 22,
+         "<cache-stats>: prefetches-issued is 5 but cache 'L3' has no prefetcher (only a level's own prefetcher issues prefetches)",
+         false},
+        {"pf-kind-order.xml", 8,
+         "<cache>: attribute 'prefetch' lists 'next-line' after 'stride' (prefetchers are listed in the order next-line, stride, stream)",
+         true},
+        {"pf-kind-twice.xml", 9,
+         "<cache>: attribute 'prefetch' lists 'stream' twice",
+         true},
+        {"pf-misses-above-refs.xml", 21,
+         "<cache-stats>: prefetch-misses (1401) is more than prefetch-refs (1400); the misses are some of the prefetch requests that reached the level",
+         false},
+        {"pf-missing-attribute.xml", 8,
+         "<cache>: missing attribute 'prefetch-streams'",
+         false},
+        {"pf-stats-missing.xml", 22,
+         "<cache-stats>: missing attribute 'prefetch-refs'",
+         false},
+        {"pf-stats-without-prefetcher.xml", 15,
+         "<cache-stats>: attribute 'prefetch-refs' but no <cache> of <machine> has a prefetcher (the prefetch counters come with prefetchers)",
+         false},
+        {"pf-unknown-kind.xml", 8,
+         "<cache>: attribute 'prefetch' has an unknown prefetcher 'markov' (the prefetchers are next-line, stride, stream)",
+         true},
+        {"pf-useful-polluting.xml", 20,
+         "<cache-stats>: prefetches-useful (750) and prefetches-polluting (300) add up to more than prefetches-issued (1000); a prefetched line counts once, as useful or as polluting",
+         false},
+        {"tlb-assoc.xml", 12,
+         "<tlb name=\"DTLB1\">: assoc (128) is more than entries (64) (a fully associative TLB has assoc = entries)",
+         false},
+        {"tlb-ds-no-t-columns.xml", 40,
+         "<data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw', optionally followed by 'Dcm Dfs', then 'Dpf T1m T2m'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw D3mw Dpf'",
+         false},
+        {"tlb-ds-t1m-above-refs.xml", 58,
+         "<costs>: T1m (1501) is more than Dr + Dw (1500); the DTLB1 misses are some of the references",
+         false},
+        {"tlb-ds-t2m-above-t1m.xml", 42,
+         "<costs>: T2m (161) is more than T1m (160); a translation that missed DTLB2 also missed DTLB1",
+         false},
+        {"tlb-entries-multiple.xml", 13,
+         "<tlb name=\"DTLB2\">: entries (2040) is not a multiple of assoc (16) (entries = sets x assoc)",
+         false},
+        {"tlb-events-missing.xml", 16,
+         "<events>: no event 'T2m' (<machine> has 2 TLB levels: one event per level, T1m T2m)",
+         false},
+        {"tlb-events-order.xml", 16,
+         "<events>: event 'T2m' before 'T1m' (T1m, then T2m)",
+         false},
+        {"tlb-events-without-tlbs.xml", 12,
+         "<events>: event 'T1m' but <machine> has no <tlbs> (one event per TLB level)",
+         true},
+        {"tlb-level-order.xml", 12,
+         "<tlb>: level 2 where level 1 is next (the levels are listed in order: DTLB1 at level 1, then DTLB2 at level 2)",
+         false},
+        {"tlb-missing-element.xml", 11,
+         "<tlbs>: no <tlb> element (one or two TLB levels: DTLB1, then DTLB2)",
+         true},
+        {"tlb-name-level.xml", 13,
+         "<tlb>: name 'DTLB1' at level 2 (DTLB1 is level 1, DTLB2 level 2)",
+         true},
+        {"tlb-page-size.xml", 11,
+         "<tlbs>: attribute 'page-size' is not a power of two from 4096 to 1073741824: '6144'",
+         true},
+        {"tlb-stats-chain.xml", 25,
+         "<tlb-stats name=\"DTLB2\">: refs (299) does not equal the misses of DTLB1 (300); DTLB2 is looked up on every DTLB1 miss",
+         false},
+        {"tlb-stats-count.xml", 17,
+         "<totals>: 1 <tlb-stats> for 2 TLB levels in <machine> (one per TLB level, in <machine> order)",
+         false},
+        {"tlb-stats-misses-above-refs.xml", 24,
+         "<tlb-stats name=\"DTLB1\">: misses (300) is more than refs (200); the misses are some of the look-ups",
+         false},
+        {"tlb-stats-name.xml", 24,
+         "<tlb-stats>: name 'DTLB2' where <machine> has TLB 'DTLB1' (one per TLB level, in <machine> order)",
+         false},
+        {"tlb-stats-totals.xml", 24,
+         "<tlb-stats name=\"DTLB1\">: misses (301) does not equal the T1m of <totals> (300); T1m counts the DTLB1 misses",
+         false},
+        {"tlb-stats-without-tlbs.xml", 18,
+         "<tlb-stats>: <machine> has no <tlbs> (TLB statistics come with TLBs)",
+         true},
+        {"tlb-three-levels.xml", 14,
+         "<tlbs>: a third <tlb> (one or two TLB levels: DTLB1, then DTLB2)",
+         true},
         {"cache-stats-order.xml", 14,
          "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
         {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
@@ -3455,6 +3596,465 @@ TEST(SirSchema, ParallelismIsChecked) {
     std::string later = replace(f, "<fragment from=\"0\"", "<fragment time=\"1\" from=\"0\"");
     later = replace(later, "<site id=\"2\"", "<site kind=\"loop\" id=\"2\"");
     later = replace(later, "<parallelism ", "<parallelism clock=\"core\" ");
+    EXPECT_TRUE(text_schema_valid(later));
+    EXPECT_EQ(to_xml(load_ok(later)), f);
+}
+
+// ------------------------------------------------------- prefetchers and TLBs
+
+std::string prefetch_tlb_fixture() {
+    std::string text = read_bytes(src_path("tests/sir/prefetch-tlb.xml"));
+    EXPECT_FALSE(text.empty()) << "tests/sir/prefetch-tlb.xml not found under " << srcdir();
+    return text;
+}
+
+// The line (1-based) of byte `at` of `text`.
+int line_at(const std::string& text, size_t at) {
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+// `d` on a machine with prefetchers (D1 every kind at the largest settings,
+// L2 a stride prefetcher at the smallest) and one TLB level: the event T1m
+// before Cycles (1 on the first line; the threads' rows follow), the prefetch
+// counters on every <cache-stats> (those of the cores too), <tlb-stats>, and
+// in the data-structure section the columns Dpf T1m (zero). The sums hold.
+Document with_prefetch_tlb(Document d) {
+    for (Cache& c : d.machine.caches) {
+        if (c.name == "D1") c.prefetch = CachePrefetch{{"next-line", "stride", "stream"}, 64, 65536, 1024};
+        if (c.name == "L2") c.prefetch = CachePrefetch{{"stride"}, 1, 1, 1};
+    }
+    Tlbs t;
+    t.page_size = 1073741824;
+    t.walk_latency = 4294967295u;
+    t.levels = {Tlb{"DTLB1", 1, 1536, 12, 1}};
+    d.machine.tlbs = t;
+    const size_t at = d.events.size() - 1;  // before Cycles
+    d.events.insert(d.events.begin() + static_cast<std::ptrdiff_t>(at), "T1m");
+    uint64_t first = 1;
+    for (File& f : d.files)
+        for (Region& r : f.regions)
+            for (Line& l : r.lines) {
+                l.costs.insert(l.costs.begin() + static_cast<std::ptrdiff_t>(at), first);
+                first = 0;
+            }
+    finish(d);
+    if (d.threads) {
+        for (Thread& th : *d.threads) th.costs.insert(th.costs.begin() + static_cast<std::ptrdiff_t>(at), 0);
+        (*d.threads)[0].costs[at] = d.totals[at];
+    }
+    auto prefetch = [&d](CacheStats& s) {
+        bool own = false;
+        for (const Cache& c : d.machine.caches)
+            if (c.name == s.name) own = c.prefetch.has_value();
+        s.prefetch = own ? PrefetchStats{20, 5, 9, 4, 5} : PrefetchStats{20, 5, 0, 0, 0};
+    };
+    for (CacheStats& s : d.cache_stats) prefetch(s);
+    if (d.cores)
+        for (Core& c : *d.cores)
+            for (CoreCacheStats& s : c.cache_stats) prefetch(s.stats);
+    d.tlb_stats = {TlbStats{"DTLB1", 100, d.totals[at]}};
+    if (d.data_structures) {
+        DataStructures& ds = *d.data_structures;
+        ds.events.push_back("Dpf");
+        ds.events.push_back("T1m");
+        auto widen = [](std::vector<uint64_t>& v) { v.insert(v.end(), {0, 0}); };
+        for (DataStructure& x : ds.structures) {
+            widen(x.costs);
+            for (DataThread& th : x.threads) widen(th.costs);
+            if (x.histogram)
+                for (DataBucket& b : x.histogram->entries) widen(b.costs);
+        }
+    }
+    return d;
+}
+
+TEST(Sir, PrefetchTlbFixtureRoundTripIsByteExact) {
+    std::string text = prefetch_tlb_fixture();
+    Document d = load_ok(text);
+    EXPECT_EQ(to_xml(d), text);
+    expect_same(d, load_ok(to_xml(d)));
+}
+
+TEST(Sir, PrefetchTlbFixtureContents) {
+    Document d = load_ok(prefetch_tlb_fixture());
+    ASSERT_EQ(d.machine.caches.size(), 4u);
+    EXPECT_TRUE(d.machine.has_prefetch());
+    EXPECT_FALSE(d.machine.caches[0].prefetch.has_value());
+    ASSERT_TRUE(d.machine.caches[1].prefetch.has_value());
+    EXPECT_EQ(d.machine.caches[1].prefetch->kinds, (std::vector<std::string>{"next-line", "stride"}));
+    EXPECT_EQ(d.machine.caches[1].prefetch->degree, 2u);
+    EXPECT_EQ(d.machine.caches[1].prefetch->table, 256u);
+    EXPECT_EQ(d.machine.caches[1].prefetch->streams, 16u);
+    ASSERT_TRUE(d.machine.caches[2].prefetch.has_value());
+    EXPECT_EQ(d.machine.caches[2].prefetch->kinds, (std::vector<std::string>{"stream"}));
+    EXPECT_EQ(d.machine.caches[2].prefetch->degree, 4u);
+    EXPECT_EQ(d.machine.caches[2].prefetch->streams, 32u);
+    EXPECT_FALSE(d.machine.caches[3].prefetch.has_value());
+    ASSERT_TRUE(d.machine.tlbs.has_value());
+    EXPECT_EQ(d.machine.tlb_levels(), 2);
+    EXPECT_EQ(d.machine.tlbs->page_size, 4096u);
+    EXPECT_EQ(d.machine.tlbs->walk_latency, 30u);
+    ASSERT_EQ(d.machine.tlbs->levels.size(), 2u);
+    const Tlb &t1 = d.machine.tlbs->levels[0], &t2 = d.machine.tlbs->levels[1];
+    EXPECT_EQ(t1.name, "DTLB1");
+    EXPECT_EQ(t1.level, 1);
+    EXPECT_EQ(t1.entries, 64u);
+    EXPECT_EQ(t1.assoc, 4u);
+    EXPECT_EQ(t1.latency, 0u);
+    EXPECT_EQ(t2.name, "DTLB2");
+    EXPECT_EQ(t2.level, 2);
+    EXPECT_EQ(t2.entries, 2048u);
+    EXPECT_EQ(t2.assoc, 16u);
+    EXPECT_EQ(t2.latency, 7u);
+    EXPECT_EQ(d.event_index("T1m"), 12);
+    EXPECT_EQ(d.event_index("T2m"), 13);
+    EXPECT_EQ(d.event_index("Cycles"), 14);
+    EXPECT_EQ(d.totals[12], 300u);
+    EXPECT_EQ(d.totals[13], 60u);
+    ASSERT_EQ(d.cache_stats.size(), 4u);
+    for (const CacheStats& s : d.cache_stats) EXPECT_TRUE(s.prefetch.has_value()) << s.name;
+    const PrefetchStats& p = *d.cache_stats[1].prefetch;
+    EXPECT_EQ(p.prefetch_refs, 1000u);
+    EXPECT_EQ(p.prefetch_misses, 1000u);
+    EXPECT_EQ(p.prefetches_issued, 1000u);
+    EXPECT_EQ(p.prefetches_useful, 750u);
+    EXPECT_EQ(p.prefetches_polluting, 200u);
+    EXPECT_EQ(d.cache_stats[2].prefetch->prefetches_issued, 400u);
+    EXPECT_EQ(d.cache_stats[3].prefetch->prefetch_misses, 240u);
+    ASSERT_EQ(d.tlb_stats.size(), 2u);
+    EXPECT_EQ(d.tlb_stats[0].name, "DTLB1");
+    EXPECT_EQ(d.tlb_stats[0].refs, 6000u);
+    EXPECT_EQ(d.tlb_stats[0].misses, 300u);
+    EXPECT_EQ(d.tlb_stats[1].name, "DTLB2");
+    EXPECT_EQ(d.tlb_stats[1].refs, 300u);
+    EXPECT_EQ(d.tlb_stats[1].misses, 60u);
+    ASSERT_TRUE(d.data_structures.has_value());
+    const DataStructures& ds = *d.data_structures;
+    EXPECT_FALSE(ds.has_coherence());
+    EXPECT_TRUE(ds.has_prefetch());
+    EXPECT_EQ(ds.tlb_levels(), 2);
+    EXPECT_EQ(ds.level_columns(), 8u);
+    EXPECT_EQ(ds.column("Dpf"), 8);
+    EXPECT_EQ(ds.column("T1m"), 9);
+    EXPECT_EQ(ds.column("T2m"), 10);
+    ASSERT_EQ(ds.structures.size(), 3u);
+    EXPECT_EQ(ds.structures[0].costs, (std::vector<uint64_t>{3000, 400, 160, 80, 0, 0, 0, 0, 600, 160, 32}));
+    EXPECT_EQ(ds.structures[2].histogram->entries[0].costs,
+              (std::vector<uint64_t>{1000, 100, 40, 20, 500, 50, 20, 10, 0, 60, 12}));
+}
+
+TEST(Sir, DocumentsWithoutPrefetchersOrTlbsHaveNone) {
+    for (const std::string& text : {fixture(), structures_fixture(), multicore_fixture()}) {
+        Document d = load_ok(text);
+        EXPECT_FALSE(d.machine.has_prefetch());
+        EXPECT_FALSE(d.machine.tlbs.has_value());
+        EXPECT_EQ(d.machine.tlb_levels(), 0);
+        EXPECT_TRUE(d.tlb_stats.empty());
+        for (const CacheStats& s : d.cache_stats) EXPECT_FALSE(s.prefetch.has_value());
+        if (d.cores) {
+            for (const Core& c : *d.cores)
+                for (const CoreCacheStats& s : c.cache_stats) EXPECT_FALSE(s.stats.prefetch.has_value());
+        }
+        if (d.data_structures) {
+            EXPECT_FALSE(d.data_structures->has_prefetch());
+            EXPECT_EQ(d.data_structures->tlb_levels(), 0);
+        }
+        std::string out = to_xml(d);
+        for (const char* part : {"prefetch", "tlb", "T1m"}) EXPECT_EQ(out.find(part), std::string::npos) << part;
+    }
+}
+
+TEST(Sir, PrefetchTlbToXmlToPrefetchTlb) {
+    for (const Document& base : {desktop(), with_structures(), with_multicore()}) {
+        Document d = with_prefetch_tlb(base);
+        std::string text = to_xml(d);
+        Document back = load_ok(text);
+        expect_same(d, back);
+        EXPECT_EQ(to_xml(back), text);
+        EXPECT_NE(text.find(" latency=\"5\" prefetch=\"next-line,stride,stream\" prefetch-degree=\"64\" "
+                            "prefetch-table=\"65536\" prefetch-streams=\"1024\"/>\n"),
+                  std::string::npos);
+        EXPECT_NE(text.find(" latency=\"15\" prefetch=\"stride\" prefetch-degree=\"1\" prefetch-table=\"1\" "
+                            "prefetch-streams=\"1\"/>\n"),
+                  std::string::npos);
+        EXPECT_NE(text.find("    <tlbs page-size=\"1073741824\" walk-latency=\"4294967295\">\n"
+                            "      <tlb name=\"DTLB1\" level=\"1\" entries=\"1536\" assoc=\"12\" latency=\"1\"/>\n"
+                            "    </tlbs>\n  </machine>\n"),
+                  std::string::npos);
+        EXPECT_NE(text.find("D3mw T1m Cycles</events>"), std::string::npos);
+        EXPECT_NE(text.find(" victims-in=\"1\" prefetch-refs=\"20\" prefetch-misses=\"5\" prefetches-issued=\"9\" "
+                            "prefetches-useful=\"4\" prefetches-polluting=\"5\"/>\n"),
+                  std::string::npos);
+        // <tlb-stats> last in <totals> (after <coherence> when there is one).
+        size_t stats = text.find("    <tlb-stats name=\"DTLB1\" refs=\"100\" misses=\"1\"/>\n  </totals>\n");
+        EXPECT_NE(stats, std::string::npos);
+        EXPECT_LT(text.find("<memory "), stats);
+        if (d.coherence) {
+            EXPECT_LT(text.find("<coherence "), stats);
+            // A core's prefetch counters come before its coherence counters.
+            EXPECT_NE(text.find(" prefetches-polluting=\"5\" coherence-misses=\"5\""), std::string::npos);
+        }
+        if (d.data_structures) {
+            EXPECT_NE(text.find(" Dpf T1m\" mode="), std::string::npos);
+        }
+    }
+}
+
+TEST(Sir, PrefetchTlbInAnyLayout) {
+    const std::string f = prefetch_tlb_fixture();
+    // Blanks in the prefetch list and around numbers, <tlbs> before the
+    // caches, <tlb-stats> before <memory>, single quotes.
+    std::string t = replace(f, "prefetch=\"next-line,stride\"", "prefetch=\" next-line , stride \"");
+    t = replace(t, "page-size=\"4096\"", "page-size=' 4096 '");
+    const std::string tlbs =
+        "    <tlbs page-size=' 4096 ' walk-latency=\"30\">\n"
+        "      <tlb name=\"DTLB1\" level=\"1\" entries=\"64\" assoc=\"4\" latency=\"0\"/>\n"
+        "      <tlb name=\"DTLB2\" level=\"2\" entries=\"2048\" assoc=\"16\" latency=\"7\"/>\n"
+        "    </tlbs>\n";
+    t = replace(t, tlbs, "");
+    t = replace(t, "    <cache name=\"I1\"", tlbs + "    <cache name=\"I1\"");
+    const std::string stats =
+        "    <tlb-stats name=\"DTLB1\" refs=\"6000\" misses=\"300\"/>\n"
+        "    <tlb-stats name=\"DTLB2\" refs=\"300\" misses=\"60\"/>\n";
+    t = replace(t, stats, "");
+    t = replace(t, "    <memory ", stats + "    <memory ");
+    EXPECT_EQ(to_xml(load_ok(t)), f);
+}
+
+TEST(SirBad, PrefetchTlbMessages) {
+    const std::string f = prefetch_tlb_fixture();
+    struct Case {
+        std::string text;
+        std::string message;
+    };
+    const std::string tlb2 = "      <tlb name=\"DTLB2\" level=\"2\" entries=\"2048\" assoc=\"16\" latency=\"7\"/>\n";
+    const std::vector<Case> cases = {
+        // <cache>: the prefetch attributes
+        {replace(f, "prefetch-table=\"256\" prefetch-streams=\"16\"", "prefetch-table=\"0\" prefetch-streams=\"16\""),
+         "doc.xml:8: <cache>: attribute 'prefetch-table' is not 1 to 65536 (entries of the stride table): '0'"},
+        {replace(f, "prefetch-streams=\"32\"", "prefetch-streams=\"1025\""),
+         "doc.xml:9: <cache>: attribute 'prefetch-streams' is not 1 to 1024 (streams the stream prefetcher tracks): "
+         "'1025'"},
+        {replace(f, "prefetch-degree=\"2\"", "prefetch-degree=\"0\""),
+         "doc.xml:8: <cache>: attribute 'prefetch-degree' is not 1 to 64 (lines fetched ahead per prefetch): '0'"},
+        {replace(f, "prefetch-degree=\"2\"", "prefetch-degree=\"two\""),
+         "doc.xml:8: <cache>: attribute 'prefetch-degree' is not a number: 'two'"},
+        {replace(f, "prefetch-degree=\"2\"", "prefetch-degree=\"4294967296\""),
+         "doc.xml:8: <cache>: attribute 'prefetch-degree' is too large (at most 4294967295): '4294967296'"},
+        {replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"next-line,\""),
+         "doc.xml:8: <cache>: attribute 'prefetch' has an unknown prefetcher '' (the prefetchers are next-line, "
+         "stride, stream)"},
+        {replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"Next-Line\""),
+         "doc.xml:8: <cache>: attribute 'prefetch' has an unknown prefetcher 'Next-Line' (the prefetchers are "
+         "next-line, stride, stream)"},
+        {replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"next-line,stream,stride\""),
+         "doc.xml:8: <cache>: attribute 'prefetch' lists 'stride' after 'stream' (prefetchers are listed in the "
+         "order next-line, stride, stream)"},
+        {replace(f, " prefetch=\"stream\"", ""), "doc.xml:9: <cache>: missing attribute 'prefetch'"},
+        // <cache-stats>: the prefetch counters
+        {replace(f, "victims-in=\"0\" prefetch-refs=\"0\" prefetch-misses=\"0\"", "victims-in=\"0\" prefetch-misses=\"0\""),
+         "doc.xml:19: <cache-stats>: missing attribute 'prefetch-refs'"},
+        {replace(f, "prefetch-refs=\"1000\" prefetch-misses=\"1000\"", "prefetch-refs=\"1000\" prefetch-misses=\"x\""),
+         "doc.xml:20: <cache-stats>: attribute 'prefetch-misses' is not a number: 'x'"},
+        {replace(f, "prefetches-useful=\"750\" prefetches-polluting=\"200\"",
+                 "prefetches-useful=\"18446744073709551615\" prefetches-polluting=\"200\""),
+         "doc.xml:20: <cache-stats>: prefetches-useful (18446744073709551615) and prefetches-polluting (200) add up "
+         "to more than prefetches-issued (1000); a prefetched line counts once, as useful or as polluting"},
+        {replace(f, "prefetches-useful=\"750\" prefetches-polluting=\"200\"",
+                 "prefetches-useful=\"1\" prefetches-polluting=\"18446744073709551615\""),
+         "doc.xml:20: <cache-stats>: prefetches-useful (1) and prefetches-polluting (18446744073709551615) add up "
+         "to more than prefetches-issued (1000); a prefetched line counts once, as useful or as polluting"},
+        {replace(f, "prefetch-refs=\"0\" prefetch-misses=\"0\" prefetches-issued=\"0\"",
+                 "prefetch-refs=\"0\" prefetch-misses=\"0\" prefetches-issued=\"1\""),
+         "doc.xml:19: <cache-stats>: prefetches-issued is 1 but cache 'I1' has no prefetcher (only a level's own "
+         "prefetcher issues prefetches)"},
+        // <tlbs>
+        {replace(f, "entries=\"64\" assoc=\"4\"", "entries=\"0\" assoc=\"4\""),
+         "doc.xml:12: <tlb name=\"DTLB1\">: attribute 'entries' is 0 (at least 1 entry)"},
+        {replace(f, "entries=\"64\" assoc=\"4\"", "entries=\"64\" assoc=\"0\""),
+         "doc.xml:12: <tlb name=\"DTLB1\">: attribute 'assoc' is 0 (at least 1 way)"},
+        {replace(f, "<tlb name=\"DTLB1\"", "<tlb name=\"ITLB1\""),
+         "doc.xml:12: <tlb>: attribute 'name' is not one of DTLB1, DTLB2: 'ITLB1'"},
+        {replace(f, " walk-latency=\"30\"", ""), "doc.xml:11: <tlbs>: missing attribute 'walk-latency'"},
+        {replace(f, "page-size=\"4096\"", "page-size=\"2048\""),
+         "doc.xml:11: <tlbs>: attribute 'page-size' is not a power of two from 4096 to 1073741824: '2048'"},
+        {replace(f, "page-size=\"4096\"", "page-size=\"2147483648\""),
+         "doc.xml:11: <tlbs>: attribute 'page-size' is not a power of two from 4096 to 1073741824: '2147483648'"},
+        {replace(f, "page-size=\"4096\"", "page-size=\"0\""),
+         "doc.xml:11: <tlbs>: attribute 'page-size' is not a power of two from 4096 to 1073741824: '0'"},
+        {replace(f, "    </tlbs>\n", "    </tlbs>\n    <tlbs page-size=\"4096\" walk-latency=\"30\"/>\n"),
+         "doc.xml:15: <machine>: more than one <tlbs> (the first is at line 11)"},
+        {replace(f, "<tlb name=\"DTLB1\" level=\"1\"", "<tlb name=\"DTLB1\" level=\"0\""),
+         "doc.xml:12: <tlb>: level 0 where level 1 is next (the levels are listed in order: DTLB1 at level 1, then "
+         "DTLB2 at level 2)"},
+        // <events>: one T event per TLB level
+        {replace(f, tlb2, ""), "doc.xml:15: <events>: event 'T2m' but <machine> has 1 TLB level (one event per TLB level)"},
+        {replace(replace(f, tlb2, ""), "D3mw T1m T2m Cycles", "D3mw T2m Cycles"),
+         "doc.xml:15: <events>: no event 'T1m' (<machine> has 1 TLB level: one event per level, T1m)"},
+        {replace(f, "D3mw T1m T2m Cycles", "D3mw T1m T2m T1m Cycles"), "doc.xml:16: <events>: event 'T1m' is listed twice"},
+        {replace(f, "D3mw T1m T2m Cycles", "D3mw T1m T3m Cycles"), "doc.xml:16: <events>: unknown event 'T3m'"},
+        // <totals>: T2m <= T1m, <tlb-stats>
+        {replace(f, "2000 250 100 50 300 60 53640</costs>", "2000 250 100 50 300 301 53640</costs>"),
+         "doc.xml:18: <costs>: T2m (301) is more than T1m (300); a translation that missed DTLB2 also missed DTLB1"},
+        {replace(f, "    <tlb-stats name=\"DTLB2\" refs=\"300\" misses=\"60\"/>\n",
+                 "    <tlb-stats name=\"DTLB2\" refs=\"300\" misses=\"60\"/>\n"
+                 "    <tlb-stats name=\"DTLB2\" refs=\"300\" misses=\"60\"/>\n"),
+         "doc.xml:26: <totals>: 3 <tlb-stats> for 2 TLB levels in <machine> (one per TLB level, in <machine> order)"},
+        {replace(f, " refs=\"300\" misses=\"60\"/>", " refs=\"300\"/>"), "doc.xml:25: <tlb-stats>: missing attribute 'misses'"},
+        {replace(f, "name=\"DTLB2\" refs=\"300\" misses=\"60\"", "name=\"DTLB2\" refs=\"300\" misses=\"61\""),
+         "doc.xml:25: <tlb-stats name=\"DTLB2\">: misses (61) does not equal the T2m of <totals> (60); T2m counts the "
+         "DTLB2 misses"},
+        {replace(f, "name=\"DTLB2\" refs=\"300\" misses=\"60\"", "name=\"DTLB2\" refs=\"50\" misses=\"60\""),
+         "doc.xml:25: <tlb-stats name=\"DTLB2\">: misses (60) is more than refs (50); the misses are some of the "
+         "look-ups"},
+        // the data-structure section
+        {replace(f, "<bucket index=\"3\">1000 100 40 20 500 50 20 10 0 60 12</bucket>",
+                 "<bucket index=\"3\">1000 100 40 20 500 50 20 10 1501 60 12</bucket>"),
+         "doc.xml:61: <bucket>: Dpf (1501) is more than Dr + Dw (1500); the references served by a prefetched line "
+         "are some of the references"},
+        {replace(f, "<thread id=\"1\"><costs>0 0 0 0 1000 100 40 20 150 40 8</costs>",
+                 "<thread id=\"1\"><costs>0 0 0 0 1000 100 40 20 150 40 41</costs>"),
+         "doc.xml:51: <costs>: T2m (41) is more than T1m (40); a translation that missed DTLB2 also missed DTLB1"},
+        {replace(f, "D3mw Dpf T1m T2m\"", "D3mw T1m T2m Dpf\""),
+         "doc.xml:40: <data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr "
+         "Dw D1mw D2mw D3mw', optionally followed by 'Dcm Dfs', then 'Dpf T1m T2m'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw "
+         "D3mw T1m ...'"},
+        {replace(f, "D3mw Dpf T1m T2m\"", "D3mw Dpf T1m T2m Dcm Dfs\""),
+         "doc.xml:40: <data-structures>: attribute 'events' is not the data events of <events> ('Dr D1mr D2mr D3mr "
+         "Dw D1mw D2mw D3mw', optionally followed by 'Dcm Dfs', then 'Dpf T1m T2m'): 'Dr D1mr D2mr D3mr Dw D1mw D2mw "
+         "D3mw Dpf ...'"},
+    };
+    for (const Case& c : cases) EXPECT_EQ(load_error(c.text), c.message);
+
+    // The cores' <cache-stats>: the prefetch counters too.
+    Document d = with_prefetch_tlb(with_multicore());
+    std::string text = to_xml(d);
+    const size_t core0 = text.find("<core id=\"0\"");
+    const size_t i1 = text.find("<cache-stats name=\"I1\"", core0);
+    ASSERT_NE(i1, std::string::npos);
+    std::string no_counters = text;
+    const size_t from = no_counters.find(" prefetch-refs=", i1);
+    no_counters.erase(from, no_counters.find("/>", from) - from);
+    EXPECT_EQ(load_error(no_counters), "doc.xml:" + std::to_string(line_at(text, i1)) +
+                                           ": <cache-stats>: missing attribute 'prefetch-refs'");
+    (*d.cores)[0].cache_stats[0].stats.prefetch->prefetches_issued = 3;
+    EXPECT_EQ(load_error(to_xml(d)), "doc.xml:" + std::to_string(line_at(text, i1)) +
+                                         ": <cache-stats>: prefetches-issued is 3 but cache 'I1' has no prefetcher "
+                                         "(only a level's own prefetcher issues prefetches)");
+    (*d.cores)[0].cache_stats[0].stats.prefetch->prefetches_issued = 0;
+    (*d.cores)[0].cache_stats[1].stats.prefetch->prefetch_misses = 21;
+    const size_t d1 = text.find("<cache-stats name=\"D1\"", core0);
+    EXPECT_EQ(load_error(to_xml(d)), "doc.xml:" + std::to_string(line_at(text, d1)) +
+                                         ": <cache-stats>: prefetch-misses (21) is more than prefetch-refs (20); the "
+                                         "misses are some of the prefetch requests that reached the level");
+    // A machine without prefetchers: no counters on a core's <cache-stats> either.
+    Document m = with_multicore();
+    (*m.cores)[1].cache_stats[2].stats.prefetch = PrefetchStats{};
+    std::string mtext = to_xml(m);
+    const size_t l2 = mtext.find("<cache-stats name=\"L2\"", mtext.find("<core id=\"1\""));
+    EXPECT_EQ(load_error(mtext), "doc.xml:" + std::to_string(line_at(mtext, l2)) +
+                                     ": <cache-stats>: attribute 'prefetch-refs' but no <cache> of <machine> has a "
+                                     "prefetcher (the prefetch counters come with prefetchers)");
+}
+
+TEST(SirBad, PrefetchTlbValuesThatAreAccepted) {
+    const std::string f = prefetch_tlb_fixture();
+    // The largest page; a fully associative DTLB2; prefetchers on the
+    // instruction cache and the last level; every count zero.
+    Document d = load_ok(replace(replace(f, "page-size=\"4096\"", "page-size=\"1073741824\""), "entries=\"2048\" assoc=\"16\"",
+                                 "entries=\"2048\" assoc=\"2048\""));
+    EXPECT_EQ(d.machine.tlbs->page_size, 1073741824u);
+    EXPECT_EQ(d.machine.tlbs->levels[1].assoc, 2048u);
+    std::string pf = replace(f, "inclusion=\"non-inclusive\" latency=\"4\"/>",
+                             "inclusion=\"non-inclusive\" latency=\"4\" prefetch=\"next-line\" prefetch-degree=\"1\" "
+                             "prefetch-table=\"1\" prefetch-streams=\"1\"/>");
+    pf = replace(pf, "latency=\"40\"/>",
+                 "latency=\"40\" prefetch=\"next-line,stride,stream\" prefetch-degree=\"64\" prefetch-table=\"65536\" "
+                 "prefetch-streams=\"1024\"/>");
+    Document p = load_ok(pf);
+    EXPECT_EQ(p.machine.caches[0].prefetch->kinds, (std::vector<std::string>{"next-line"}));
+    EXPECT_EQ(p.machine.caches[3].prefetch->kinds.size(), 3u);
+    EXPECT_EQ(to_xml(p), pf);
+    // Misses equal to the references; useful + polluting equal to issued.
+    load_ok(replace(replace(f, "prefetch-refs=\"1400\" prefetch-misses=\"600\"", "prefetch-refs=\"1400\" prefetch-misses=\"1400\""),
+                    "prefetches-useful=\"100\" prefetches-polluting=\"250\"", "prefetches-useful=\"150\" prefetches-polluting=\"250\""));
+    // A document with prefetchers but no TLBs, and one with TLBs but no
+    // prefetchers (to_xml of in-memory documents).
+    Document no_tlb = with_prefetch_tlb(with_structures());
+    no_tlb.machine.tlbs.reset();
+    no_tlb.tlb_stats.clear();
+    const size_t t = static_cast<size_t>(no_tlb.event_index("T1m"));
+    no_tlb.events.erase(no_tlb.events.begin() + static_cast<std::ptrdiff_t>(t));
+    for (File& file : no_tlb.files)
+        for (Region& r : file.regions)
+            for (Line& l : r.lines) l.costs.erase(l.costs.begin() + static_cast<std::ptrdiff_t>(t));
+    finish(no_tlb);
+    DataStructures& ds = *no_tlb.data_structures;
+    ds.events.pop_back();
+    for (DataStructure& x : ds.structures) {
+        x.costs.pop_back();
+        for (DataThread& th : x.threads) th.costs.pop_back();
+        if (x.histogram)
+            for (DataBucket& b : x.histogram->entries) b.costs.pop_back();
+    }
+    Document back = load_ok(to_xml(no_tlb));
+    expect_same(no_tlb, back);
+    EXPECT_TRUE(back.data_structures->has_prefetch());
+    EXPECT_EQ(back.data_structures->tlb_levels(), 0);
+    Document no_pf = with_prefetch_tlb(desktop());
+    for (Cache& c : no_pf.machine.caches) c.prefetch.reset();
+    for (CacheStats& s : no_pf.cache_stats) s.prefetch.reset();
+    expect_same(no_pf, load_ok(to_xml(no_pf)));
+}
+
+TEST(SirSchema, PrefetchTlbIsValid) {
+    REQUIRE_XMLLINT();
+    EXPECT_TRUE(schema_valid(src_path("tests/sir/prefetch-tlb.xml")));
+    for (const Document& base : {desktop(), with_structures(), with_multicore()})
+        EXPECT_TRUE(text_schema_valid(to_xml(with_prefetch_tlb(base))));
+}
+
+// The schema checks the values of the new attributes and elements.
+TEST(SirSchema, PrefetchTlbIsChecked) {
+    REQUIRE_XMLLINT();
+    const std::string f = prefetch_tlb_fixture();
+    const std::vector<std::string> texts = {
+        replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"next-line stride\""),
+        replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"stride,next-line\""),
+        replace(f, "prefetch=\"next-line,stride\"", "prefetch=\"\""),
+        replace(f, "prefetch-degree=\"2\"", "prefetch-degree=\"0\""),
+        replace(f, "prefetch-degree=\"2\"", "prefetch-degree=\"65\""),
+        replace(f, "prefetch-table=\"256\" prefetch-streams=\"16\"", "prefetch-table=\"65537\" prefetch-streams=\"16\""),
+        replace(f, "prefetch-streams=\"16\"", "prefetch-streams=\"1025\""),
+        replace(f, "prefetch-refs=\"1000\"", "prefetch-refs=\"x\""),
+        replace(f, "prefetches-polluting=\"200\"", "prefetches-polluting=\"-1\""),
+        replace(f, "page-size=\"4096\"", "page-size=\"4095\""),
+        replace(f, "page-size=\"4096\"", "page-size=\"2147483648\""),
+        replace(f, " walk-latency=\"30\"", ""),
+        replace(f, "<tlb name=\"DTLB2\" level=\"2\"", "<tlb name=\"DTLB2\" level=\"3\""),
+        replace(f, "<tlb name=\"DTLB2\"", "<tlb name=\"ITLB\""),
+        replace(f, "entries=\"64\" assoc=\"4\"", "entries=\"0\" assoc=\"4\""),
+        replace(f, "entries=\"64\" assoc=\"4\"", "entries=\"64\" assoc=\"0\""),
+        replace(f, "    </tlbs>\n", "      <tlb name=\"DTLB2\" level=\"2\" entries=\"8\" assoc=\"8\" latency=\"7\"/>\n    </tlbs>\n"),
+        replace(f, "    </tlbs>\n", "      <walker/>\n    </tlbs>\n"),
+        replace(f, "  </machine>\n", "    <cache name=\"L4\" level=\"4\" side=\"unified\" size=\"8388608\" assoc=\"16\" "
+                                    "line-size=\"64\" sets=\"8192\" replacement=\"lru\" write-policy=\"write-back\" "
+                                    "inclusion=\"non-inclusive\" latency=\"40\"/>\n  </machine>\n"),
+        replace(f, "<tlb-stats name=\"DTLB2\"", "<tlb-stats name=\"DTLB3\""),
+        replace(f, "<tlb-stats name=\"DTLB2\"", "<tlb-stats name=\"DTLB1\""),
+        replace(f, "refs=\"300\" misses=\"60\"", "refs=\"300\" misses=\"-60\""),
+        replace(f, "D3mw T1m T2m Cycles", "D3mw T1m T3m Cycles"),
+        replace(f, "D3mw Dpf T1m T2m\"", "D3mw Dpx T1m T2m\""),
+    };
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+    // Attributes stay allowed anywhere (later additions).
+    std::string later = replace(f, "<tlbs page-size", "<tlbs huge-pages=\"no\" page-size");
+    later = replace(later, "<tlb name=\"DTLB1\"", "<tlb ways=\"4\" name=\"DTLB1\"");
+    later = replace(later, "<tlb-stats name=\"DTLB1\"", "<tlb-stats hits=\"5700\" name=\"DTLB1\"");
     EXPECT_TRUE(text_schema_valid(later));
     EXPECT_EQ(to_xml(load_ok(later)), f);
 }
