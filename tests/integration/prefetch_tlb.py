@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prefetchers and data TLBs end to end (issue 11), on tests/progs/sweep.c.
 
-usage: prefetch_tlb.py RUNNER SWEEP_BINARY SWEEP_SOURCE
+usage: prefetch_tlb.py RUNNER SWEEP_BINARY SWEEP_SOURCE [OMPSIM_REPORT]
 
 sweep 256 16 reads a page-aligned 256 KiB array (4096 lines, 64 pages of
 4 KiB) with one load per line: a cold pass, a warm pass, then the first
@@ -33,6 +33,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 runner, binary, source = sys.argv[1:4]
+report = sys.argv[4] if len(sys.argv) > 4 else None
 failures = []
 
 
@@ -60,6 +61,15 @@ def run(options):
         if p.returncode != 0:
             print(p.stderr)
             raise SystemExit(f"FAIL: the run with {options} exited {p.returncode}")
+        if report:
+            # The document passes the reader's checks (ompsim-report exits
+            # 2 on any) and the summary shows the new tables.
+            r = subprocess.run([report, "summary", doc], capture_output=True, text=True)
+            check(f"ompsim-report summary of the run with {options} exits 0", r.returncode, 0)
+            if r.returncode != 0:
+                print(r.stderr)
+            if any(o.startswith("--D1-prefetch") for o in options):
+                check("the summary has the prefetch table", "Prefetching" in r.stdout, True)
         return ET.parse(doc).getroot()
 
 
