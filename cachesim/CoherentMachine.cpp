@@ -245,18 +245,10 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
     CacheLevel& c = icache_side ? cr.i1 : cr.lv[0];
 
     if (!multi_) {
-        // One core so far: the single-core protocol, no coherence.
-        if (kind != kWrite || c.write_back()) {
-            u64 s = c.set_of(block);
-            int p = c.find(s, block);
-            if (p >= 0) {
-                c.stats.refs[kind]++;
-                demand_hit(c, 0, icache_side, s, p, block);
-                p = c.touch(s, p);
-                if (kind == kWrite) c.mark_dirty(s, p);
-                return 0;
-            }
-        }
+        // One core so far: the single-core protocol, no coherence. write()
+        // and fetch() at level 0 handle the hit as well (level 1 is never
+        // exclusive), so the set is searched once here, not twice.
+        (void)c;
         if (kind == kWrite) return write(0, block);
         bool dirty_up = false;
         return fetch(0, block, kind, icache_side, &dirty_up);
