@@ -104,6 +104,10 @@ public:
     // Totals over cores (private) or the shared level.
     LevelStats total_stats(int index, bool icache_side) const;
     u64 memory_reads() const { return mem_reads_; }
+    // Core 0's I1 fetch-reference counter (split L1), for callers that
+    // count certain MRU hits themselves (vgtool/Instrumenter.h); stays
+    // valid until destroy().
+    u64* fetch_refs_counter() { return &cores_[0].i1.stats.refs[kFetch]; }
     u64 memory_writes() const { return mem_writes_; }
     // Zeroes every counter; contents, states and loss records stay.
     void reset_stats();
@@ -165,6 +169,7 @@ private:
     }
     u32 access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
     u32 demand(u32 core, AccessKind kind, u64 block, u64 bytes);
+    void begin_context(u32 core, AccessKind kind, u64 block, u64 bytes);
     // Prefetching: a training event of level k; a demand hit at (set, pos)
     // of level k, which may be the first use of a prefetched line.
     void train_later(int k, bool icache_side, u64 block);
@@ -264,26 +269,6 @@ inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 byt
                     cr.watch[block % kWatchSlots] == 0) {
                     keys[0] = k0 | 1;
                     c.stats.refs[kWrite]++;
-                    return 0;
-                }
-            } else if (c.lru()) {
-                // An LRU hit on another way: move it to the front here, as
-                // Cachegrind's helpers do, under the same conditions as
-                // above (stencil: 22 % of the run was in the slow path's
-                // function calls for these hits).
-                u32 n = c.assoc();
-                for (u32 i = 1; i < n; ++i) {
-                    u64 k = keys[i];
-                    if (!repl::key_matches(k, block)) continue;
-                    if (kind == kWrite) {
-                        if (!(c.write_back() && ((k & 1) || cr.clean_writes_free) &&
-                              cr.watch[block % kWatchSlots] == 0))
-                            break;
-                        k |= 1;
-                    }
-                    for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
-                    keys[0] = k;
-                    c.stats.refs[kind]++;
                     return 0;
                 }
             }

@@ -6,68 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "BuilderSupport.h"
 #include "MachineConfig.h"
 
 using namespace ompsim;
+using namespace ompsim::test;
 
 namespace {
 
 bool size_of(const char* s, u64& out) { return parse_size(s, std::strlen(s), out); }
-
-struct Build {
-    bool ok;
-    std::string err;
-    HierarchyConfig cfg;
-};
-
-// Feeds `args` to a fresh builder (stopping at the first option error), then
-// the file text if any, then finishes.
-Build build(const std::vector<const char*>& args, const char* file = nullptr,
-            const char* name = "test.cfg") {
-    static MachineBuilder b;  // static storage, as in the tool
-    builder_reset(b);
-    Build r{};
-    ErrorText err;
-    error_clear(err);
-    for (const char* a : args) {
-        OptResult res = builder_option(b, a, err);
-        if (res != OptResult::Ok) {
-            r.ok = false;
-            r.err = res == OptResult::NotMine ? std::string("NotMine: ") + a : err.text;
-            return r;
-        }
-    }
-    if (file && !builder_config_text(b, name, file, std::strlen(file), err)) {
-        r.ok = false;
-        r.err = err.text;
-        return r;
-    }
-    r.ok = builder_finish(b, r.cfg, err);
-    if (!r.ok) r.err = err.text;
-    return r;
-}
-
-HierarchyConfig ok(const std::vector<const char*>& args, const char* file = nullptr) {
-    Build r = build(args, file);
-    EXPECT_TRUE(r.ok) << r.err;
-    return r.cfg;
-}
-
-std::string fails(const std::vector<const char*>& args, const char* file = nullptr) {
-    Build r = build(args, file);
-    EXPECT_FALSE(r.ok);
-    return r.err;
-}
-
-// builder_option() alone: the message of an option rejected immediately.
-std::string option_error(const char* arg) {
-    MachineBuilder b;
-    builder_reset(b);
-    ErrorText err;
-    error_clear(err);
-    EXPECT_EQ(builder_option(b, arg, err), OptResult::Error) << arg;
-    return err.text;
-}
 
 OptResult offer(const char* arg) {
     MachineBuilder b;
