@@ -16,7 +16,9 @@ using IRAtom = IRExpr;
 
 InstrumentConfig g_cfg;
 
-enum EventKind { kEvFetch, kEvFetchGen, kEvRead, kEvWrite, kEvModify };
+enum EventKind { kEvFetch, kEvFetchGen, kEvFetchHit, kEvRead, kEvWrite, kEvModify };
+
+bool is_data(EventKind k) { return k == kEvRead || k == kEvWrite || k == kEvModify; }
 
 struct Event {
     EventKind kind;
@@ -34,6 +36,7 @@ constexpr Int kQueue = 16;
 struct State {
     Event ev[kQueue];
     Int used;
+    Addr last_fetch_line;  // line of the previous instruction's fetch; ~0 = none
     SBInfo* sb;
     Int next_instr;
     IRSB* out;
@@ -51,6 +54,17 @@ enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
+// *counter += 1 in IR (a load, an add, a store: no call).
+void add_one(State& s, ULong* counter) {
+    IRExpr* addr = ptr_arg(counter);
+    IRTemp old = newIRTemp(s.out->tyenv, Ity_I64);
+    addStmtToIRSB(s.out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
+    IRTemp inc = newIRTemp(s.out->tyenv, Ity_I64);
+    addStmtToIRSB(s.out, IRStmt_WrTmp(inc, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
+                                                        IRExpr_Const(IRConst_U64(1)))));
+    addStmtToIRSB(s.out, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(inc)));
+}
+
 void flush(State& s) {
     Int i = 0;
     while (i < s.used) {
@@ -59,8 +73,13 @@ void flush(State& s) {
         Event* e3 = i + 2 < s.used ? &s.ev[i + 2] : nullptr;
         IRExpr* ii = ptr_arg(e.ii);
         switch (e.kind) {
+            case kEvFetchHit:
+                add_one(s, &e.ii->cc->ir);
+                add_one(s, g_cfg.i1_fetch_refs);
+                i += 1;
+                break;
             case kEvFetch:
-                if (e2 && e2->kind != kEvFetch && e2->kind != kEvFetchGen) {
+                if (e2 && is_data(e2->kind)) {
                     // The data event after an instruction's fetch belongs to it.
                     tl_assert(e2->ii == e.ii);
                     Int which = e2->kind == kEvRead ? kIrDr : e2->kind == kEvWrite ? kIrDw : kIrDm;
@@ -110,8 +129,12 @@ bool fetch_single_line(Addr a, UInt len) {
 
 void add_fetch(State& s, InstrInfo* ii) {
     Event& e = push(s);
-    e.kind = fetch_single_line(ii->addr, ii->len) ? kEvFetch : kEvFetchGen;
+    bool single = fetch_single_line(ii->addr, ii->len);
+    e.kind = single ? kEvFetch : kEvFetchGen;
     e.ii = ii;
+    Addr line = single ? ii->addr >> g_cfg.fetch_line_bits : ~Addr(0);
+    if (g_cfg.i1_fetch_refs && single && line == s.last_fetch_line) e.kind = kEvFetchHit;
+    s.last_fetch_line = line;
 }
 
 void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
@@ -196,6 +219,7 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
 
     State s;
     s.used = 0;
+    s.last_fetch_line = ~Addr(0);
     s.out = deepCopyIRSBExceptStmts(sb_in);
 
     Int i = 0;
@@ -231,9 +255,11 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
                     flush(s);
                     mark_owner(s.out, owner);
                     last_owner = owner;
+                    s.last_fetch_line = ~Addr(0);
                 }
             }
             skip = skipped(a);
+            if (skip) s.last_fetch_line = ~Addr(0);
         }
         if (skip) {
             if (st->tag == Ist_Exit) flush(s);

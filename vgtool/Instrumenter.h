@@ -16,6 +16,14 @@ struct InstrumentConfig {
     UInt clamp_dirty_size;  // Cachegrind clamps dirty-helper accesses to this; 0 = no clamp
     bool track_owner;       // streaming: superblocks of the program and of the OpenMP
                             // runtime say who runs (OmpIntake.h, CodeOwner)
+    // The general machine, one core, split L1 without an I1 prefetcher: a
+    // fetch of the line the previous instruction of the superblock was
+    // fetched from is a certain I1 hit on its most recently used way (only
+    // fetches touch I1, and nothing runs between two instructions of a
+    // superblock), which changes nothing but two counters: Ir of the
+    // instruction's cost centre and `i1_fetch_refs`. Such fetches are
+    // counted inline, without a helper call. Null: every fetch is simulated.
+    ULong* i1_fetch_refs;
 };
 
 void instrument_init(const InstrumentConfig& cfg);

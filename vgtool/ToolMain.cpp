@@ -344,6 +344,8 @@ void post_clo_init() {
         ic.helpers = sim::hierarchy_helpers();
         ic.fetch_line_bits = sim::g_machine.line_bits();
         ic.fetch_exact_single_line_check = g_cfg.icache;
+        if (g_cfg.icache && g_cfg.split_l1 && g_cfg.i1.prefetch.kinds == 0)
+            ic.i1_fetch_refs = reinterpret_cast<ULong*>(sim::g_machine.fetch_refs_counter());
     }
     instrument_init(ic);
     cost::init();
@@ -388,6 +390,7 @@ void start_streaming() {
     coresim::adopt_serial_part();
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
+    g_ic.i1_fetch_refs = nullptr;  // several cores: every fetch is simulated
     g_ic.track_owner = !g_omp.simulate_runtime;
     instrument_init(g_ic);
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
