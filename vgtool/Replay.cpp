@@ -655,6 +655,9 @@ void not_deterministic(const HChar* reason) {
     for (u32 i = 0; i < g_nreasons; ++i)
         if (VG_(strcmp)(g_reasons[i], reason) == 0) return;
     if (g_nreasons < kMaxReasons) g_reasons[g_nreasons++] = VG_(strdup)("ompsim.replay", reason);
+    // The document says it too; the user running the program must not
+    // have to look there to learn that the run lost its determinism.
+    VG_(umsg)("warning: this run's profile is not deterministic: %s\n", reason);
 }
 
 bool deterministic() { return g_deterministic; }
