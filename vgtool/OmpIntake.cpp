@@ -54,9 +54,12 @@ struct ThreadRec {
     bool seen;
     bool worker;        // an OpenMP worker: records only inside implicit tasks
     Unit* base;         // serial or non-OpenMP thread unit (null: none)
-    Unit* stack[kMaxDepth];
-    u32 wait_at[kMaxDepth];  // wait depth when the unit was pushed
+    // Open units, innermost last; tasks run at task scheduling points nest
+    // without bound (a recursive merge sort with 4 threads passed 64).
+    Unit** stack;
+    u32* wait_at;       // wait depth when the unit was pushed
     u32 depth;
+    u32 stack_cap, wait_cap;
     u32 wait;           // nested waits (barrier, lock acquisition, taskwait)
     bool acquiring;     // between mutex_acquire and mutex_acquired
     u32 acquiring_kind; // its ompt_mutex_t
@@ -146,7 +149,8 @@ void anchor(ThreadId tid, ThreadRec& t, Unit* u) {
 
 void push(ThreadId tid, Unit* u) {
     ThreadRec& t = rec(tid);
-    if (t.depth == kMaxDepth) VG_(tool_panic)((HChar*)"ompsim: OpenMP nesting deeper than 64 units");
+    reserve(t.stack, t.stack_cap, t.depth + 1, 16, "ompsim.omp");
+    reserve(t.wait_at, t.wait_cap, t.depth + 1, 16, "ompsim.omp");
     anchor(tid, t, u);
     t.stack[t.depth] = u;
     t.wait_at[t.depth] = t.wait;

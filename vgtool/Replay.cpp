@@ -15,9 +15,12 @@ struct Slot {
     u32 index;
     u32 core;
     SlotState state;
-    Unit* stack[64];
-    SlotState saved[64];  // state to return to when the unit above ends
+    // Units the slot runs, innermost last: tasks run at task scheduling
+    // points nest without bound (a recursive task program reached 64).
+    Unit** stack;
+    SlotState* saved;     // state to return to when the unit above ends
     u32 depth;
+    u32 stack_cap, saved_cap;
     Team* team;           // team of the implicit task the slot runs
     Team* joining;        // Joining: the team whose member `joining_num` it runs
     u32 joining_num;
@@ -81,7 +84,8 @@ Slot* new_slot() {
 Unit* top(Slot* s) { return s->depth ? s->stack[s->depth - 1] : nullptr; }
 
 void push(Slot* s, Unit* u, SlotState resume) {
-    tl_assert(s->depth < 64);
+    reserve(s->stack, s->stack_cap, s->depth + 1, 16, "ompsim.replay");
+    reserve(s->saved, s->saved_cap, s->depth + 1, 16, "ompsim.replay");
     s->saved[s->depth] = resume;
     s->stack[s->depth++] = u;
     s->state = SlotState::Running;
