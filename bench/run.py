@@ -529,19 +529,19 @@ def fmt_cell(s, key="median_time", ratio="time_ratio", scale=1.0, digits=2):
     return cell
 
 
-def suite_markdown(doc):
+def measured_header(doc):
+    """The lines both tables start with: when, where, how often, the command."""
     h = doc["host"]
+    return ["Measured on %s on %s; median of %d run%s; load average at the start %.2f, at the end %.2f;"
+            % (h["date"][:10], machine_line(h), doc["runs"], "" if doc["runs"] == 1 else "s",
+               h["loadavg_start"][0], doc["loadavg_end"][0]),
+            "ompsim at commit `%s`. Command:" % short_commit(h),
+            "", "```", doc["command"], "```", ""]
+
+
+def suite_markdown(doc):
     configs = doc["configs_run"]
-    lines = []
-    lines.append("Measured on %s on %s; median of %d run%s; load average at the start %.2f, at the end %.2f;"
-                 % (h["date"][:10], machine_line(h), doc["runs"], "" if doc["runs"] == 1 else "s",
-                    h["loadavg_start"][0], doc["loadavg_end"][0]))
-    lines.append("ompsim at commit `%s`. Command:" % short_commit(h))
-    lines.append("")
-    lines.append("```")
-    lines.append(doc["command"])
-    lines.append("```")
-    lines.append("")
+    lines = measured_header(doc)
     if doc.get("quick"):
         lines.append("**Quick mode (tiny inputs): the times are mostly Valgrind's start-up; not a measurement "
                      "of the simulators.**")
@@ -645,17 +645,7 @@ def run_scaling(a, runner, quick):
 
 
 def scaling_markdown(doc):
-    h = doc["host"]
-    lines = []
-    lines.append("Measured on %s on %s; median of %d run%s; load average at the start %.2f, at the end %.2f;"
-                 % (h["date"][:10], machine_line(h), doc["runs"], "" if doc["runs"] == 1 else "s",
-                    h["loadavg_start"][0], doc["loadavg_end"][0]))
-    lines.append("ompsim at commit `%s`. Command:" % short_commit(h))
-    lines.append("")
-    lines.append("```")
-    lines.append(doc["command"])
-    lines.append("```")
-    lines.append("")
+    lines = measured_header(doc)
     if doc.get("quick"):
         lines.append("**Quick mode (tiny inputs): the times are mostly Valgrind's start-up.**")
         lines.append("")

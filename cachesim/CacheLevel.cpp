@@ -2,6 +2,10 @@
 
 namespace ompsim {
 
+namespace {
+const LevelStats kNoStats = {};  // every counter zero (new counters too)
+}  // namespace
+
 void CacheLevel::clear() {
     keys_ = nullptr;
     plru_ = nullptr;
@@ -21,17 +25,7 @@ void CacheLevel::clear() {
     alloc_.alloc = nullptr;
     alloc_.release = nullptr;
     alloc_.ctx = nullptr;
-    for (u32 i = 0; i < kNumKinds; ++i) {
-        stats.refs[i] = 0;
-        stats.misses[i] = 0;
-    }
-    stats.evictions = 0;
-    stats.writebacks = 0;
-    stats.back_invalidations = 0;
-    stats.victims_in = 0;
-    stats.prefetches_issued = 0;
-    stats.prefetches_useful = 0;
-    stats.prefetches_polluting = 0;
+    stats = kNoStats;
 }
 
 bool CacheLevel::init(const LevelConfig& cfg, u64 seed, const Allocator& a) {

@@ -200,13 +200,16 @@ void Builder::barrier(u32 slot, u32 site, Sample now) {
     f->start = now;
 }
 
-void Builder::share_begin(u32 slot, u32 site, Sample now) {
+// A loop share or a dynamic chunk: a P node under the enclosing container.
+void Builder::open_part(u32 slot, u32 site, Sample now, u32 type) {
     Frame* f = close_top(slot, site, now);
     if (!f) return;
     u32 parent = container(*f);
     u32 p = parent == kNone ? kNone : g_.add(kP, parent, site);
-    push(slot, kShareFrame, p, site, now);
+    push(slot, type, p, site, now);
 }
+
+void Builder::share_begin(u32 slot, u32 site, Sample now) { open_part(slot, site, now, kShareFrame); }
 
 void Builder::share_end(u32 slot, Sample now) {
     Frame* f = top(slot);
@@ -215,13 +218,7 @@ void Builder::share_end(u32 slot, Sample now) {
     end(slot, site, now);
 }
 
-void Builder::chunk_begin(u32 slot, u32 site, Sample now) {
-    Frame* f = close_top(slot, site, now);
-    if (!f) return;
-    u32 parent = container(*f);
-    u32 p = parent == kNone ? kNone : g_.add(kP, parent, site);
-    push(slot, kChunkFrame, p, site, now);
-}
+void Builder::chunk_begin(u32 slot, u32 site, Sample now) { open_part(slot, site, now, kChunkFrame); }
 
 u32 Builder::task_create(u32 slot, u32 site, Sample now) {
     Frame* f = close_top(slot, site, now);

@@ -122,6 +122,7 @@ private:
     void unwind_to_member(u32 slot, u32 site, Sample now);
     void close_w(Frame& f, u32 to, Sample now);
     Frame* close_top(u32 slot, u32 site, Sample now);
+    void open_part(u32 slot, u32 site, Sample now, u32 type);
     u32 container(Frame& f);
     u32 segment_member(Team& t, u32 gen, u32 k);
     void grow_team(Team& t, u32 gen);

@@ -5,21 +5,15 @@
 #include <string>
 
 #include "CacheConfig.h"
+#include "MachinePresets.h"
 
 using namespace ompsim;
 
 namespace {
 
+// LRU, write-back, non-inclusive, no prefetcher (as the presets' levels).
 LevelConfig lvl(u64 size, u32 assoc, u32 line, u32 latency = 1) {
-    LevelConfig l{};
-    l.size = size;
-    l.assoc = assoc;
-    l.line = line;
-    l.replacement = Replacement::LRU;
-    l.write = WritePolicy::WriteBack;
-    l.inclusion = Inclusion::NonInclusive;
-    l.latency = latency;
-    return l;
+    return preset_level(size, assoc, line, latency);
 }
 
 // A valid general hierarchy: I1/D1 32 KiB 8-way, L2 1 MiB 16-way, L3 8 MiB

@@ -48,10 +48,11 @@ std::string read_bytes(const std::string& path) {
     return ss.str();
 }
 
-std::string fixture() {
-    std::string text = read_bytes(src_path("tests/sir/minimal.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/minimal.xml not found under " << srcdir()
-                               << " (set OMPSIM_SRCDIR)";
+// The text of tests/sir/NAME (an empty text fails the test).
+std::string fixture(const char* name = "minimal.xml") {
+    std::string rel = std::string("tests/sir/") + name;
+    std::string text = read_bytes(src_path(rel));
+    EXPECT_FALSE(text.empty()) << rel << " not found under " << srcdir() << " (set OMPSIM_SRCDIR)";
     return text;
 }
 
@@ -1434,6 +1435,16 @@ bool text_schema_valid(const std::string& text) {
     return ok;
 }
 
+// Every text of `texts` (variants of `f`) fails the schema; a failure shows
+// the variant around its first difference from `f`.
+void expect_schema_rejects(const std::string& f, const std::vector<std::string>& texts) {
+    for (const std::string& t : texts) {
+        size_t at = 0;
+        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
+        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
+    }
+}
+
 #define REQUIRE_XMLLINT() \
     if (!have_xmllint()) GTEST_SKIP() << "xmllint is not installed"
 
@@ -1499,11 +1510,7 @@ TEST(SirSchema, ForwardCompatibleAdditions) {
 
 // ---------------------------------------------------- the data-structure section
 
-std::string structures_fixture() {
-    std::string text = read_bytes(src_path("tests/sir/structures.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/structures.xml not found under " << srcdir();
-    return text;
-}
+std::string structures_fixture() { return fixture("structures.xml"); }
 
 DataStructure structure(const char* kind, const char* name, std::vector<uint64_t> costs) {
     DataStructure s;
@@ -1857,11 +1864,7 @@ TEST(SirSchema, StructuresAreChecked) {
 
 // ------------------------------------------------------------ multi-core runs
 
-std::string multicore_fixture() {
-    std::string text = read_bytes(src_path("tests/sir/multicore.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/multicore.xml not found under " << srcdir();
-    return text;
-}
+std::string multicore_fixture() { return fixture("multicore.xml"); }
 
 CacheStats stats(const char* name, uint64_t base) {
     CacheStats s;
@@ -2315,11 +2318,7 @@ TEST(SirSchema, MulticoreIsChecked) {
         replace(f, "<cache-stats name=\"L2\" fetch-refs=\"7\"", "<cache-stats name=\"D1\" fetch-refs=\"7\""),
         replace(f, "D3mw Dcm Dfs\"", "D3mw Dcm Dfx\""),
     };
-    for (const std::string& t : texts) {
-        size_t at = 0;
-        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
-        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
-    }
+    expect_schema_rejects(f, texts);
     // Later additions inside the new parts' containers stay allowed where the
     // format allows them: attributes anywhere, elements after <determinism>
     // in <run>, after <coherence> in <totals>, and after <cores>.
@@ -2333,11 +2332,7 @@ TEST(SirSchema, MulticoreIsChecked) {
 
 // ------------------------------------------------------- the region profile
 
-std::string regions_fixture() {
-    std::string text = read_bytes(src_path("tests/sir/regions.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/regions.xml not found under " << srcdir();
-    return text;
-}
+std::string regions_fixture() { return fixture("regions.xml"); }
 
 // Everything from the first `from` to the end of the next `to` (inclusive).
 std::string section_of(const std::string& text, const std::string& from, const std::string& to) {
@@ -2741,11 +2736,7 @@ TEST(SirSchema, RegionProfileIsChecked) {
         replace(f, "<node id=\"3\" region=\"R00003\" parent=\"2\">", "<node id=\"3\" region=\"R00003\" parent=\"2\">\n      <future/>"),
         replace(f, "    <node id=\"0\"", "    <region-note/>\n    <node id=\"0\""),
     };
-    for (const std::string& t : texts) {
-        size_t at = 0;
-        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
-        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
-    }
+    expect_schema_rejects(f, texts);
     // Attributes stay allowed anywhere (later additions).
     std::string later = replace(f, "<node id=\"3\"", "<node weight=\"1\" id=\"3\"");
     later = replace(later, "<pred from=\"0\"", "<pred kind=\"call\" from=\"0\"");
@@ -3189,11 +3180,7 @@ TEST(SirSchema, EventFlowIsChecked) {
                                               "    <callsite id=\"C1\""),
         replace(f, "    <callsite id=\"C1\"", "    <future/>\n    <callsite id=\"C1\""),
     };
-    for (const std::string& t : texts) {
-        size_t at = 0;
-        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
-        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
-    }
+    expect_schema_rejects(f, texts);
     // Attributes stay allowed anywhere (later additions).
     std::string later = replace(f, "<edge from=\"S0\" to=\"S1\"", "<edge weight=\"1\" from=\"S0\" to=\"S1\"");
     later = replace(later, "<signature id=\"S2\"", "<signature time=\"3\" id=\"S2\"");
@@ -3204,11 +3191,7 @@ TEST(SirSchema, EventFlowIsChecked) {
 
 // --------------------------------------------------- the parallelism profile
 
-std::string parallelism_fixture() {
-    std::string text = read_bytes(src_path("tests/sir/parallelism.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/parallelism.xml not found under " << srcdir();
-    return text;
-}
+std::string parallelism_fixture() { return fixture("parallelism.xml"); }
 
 // On small_profile: the user region R00001 as site 1 (two instances), a
 // what-if label with characters to escape around code in a&b.c; program
@@ -3587,11 +3570,7 @@ TEST(SirSchema, ParallelismIsChecked) {
         replace(f, "    <label id=\"1\"", "    <fragment from=\"0\" to=\"0\" label=\"0\" count=\"1\" work=\"0\" serial=\"0\"/>\n    <label id=\"1\""),
         replace(f, "    <site id=\"1\"", "    <future/>\n    <site id=\"1\""),
     };
-    for (const std::string& t : texts) {
-        size_t at = 0;
-        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
-        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
-    }
+    expect_schema_rejects(f, texts);
     // Attributes stay allowed anywhere (later additions).
     std::string later = replace(f, "<fragment from=\"0\"", "<fragment time=\"1\" from=\"0\"");
     later = replace(later, "<site id=\"2\"", "<site kind=\"loop\" id=\"2\"");
@@ -3602,11 +3581,7 @@ TEST(SirSchema, ParallelismIsChecked) {
 
 // ------------------------------------------------------- prefetchers and TLBs
 
-std::string prefetch_tlb_fixture() {
-    std::string text = read_bytes(src_path("tests/sir/prefetch-tlb.xml"));
-    EXPECT_FALSE(text.empty()) << "tests/sir/prefetch-tlb.xml not found under " << srcdir();
-    return text;
-}
+std::string prefetch_tlb_fixture() { return fixture("prefetch-tlb.xml"); }
 
 // The line (1-based) of byte `at` of `text`.
 int line_at(const std::string& text, size_t at) {
@@ -4046,11 +4021,7 @@ TEST(SirSchema, PrefetchTlbIsChecked) {
         replace(f, "D3mw T1m T2m Cycles", "D3mw T1m T3m Cycles"),
         replace(f, "D3mw Dpf T1m T2m\"", "D3mw Dpx T1m T2m\""),
     };
-    for (const std::string& t : texts) {
-        size_t at = 0;
-        while (at < t.size() && at < f.size() && t[at] == f[at]) ++at;
-        EXPECT_FALSE(text_schema_valid(t)) << t.substr(at > 80 ? at - 80 : 0, 200);
-    }
+    expect_schema_rejects(f, texts);
     // Attributes stay allowed anywhere (later additions).
     std::string later = replace(f, "<tlbs page-size", "<tlbs huge-pages=\"no\" page-size");
     later = replace(later, "<tlb name=\"DTLB1\"", "<tlb ways=\"4\" name=\"DTLB1\"");
