@@ -159,6 +159,14 @@ bool check_tlb(const TlbConfig& t, ErrorText& err) {
             error_append(err, "entries must not be 0");
             return false;
         }
+        if (l.entries > kMaxTlbEntries) {
+            error_append(err, n);
+            error_append_u64(err, l.entries);
+            error_append(err, " entries are more than the ");
+            error_append_u64(err, kMaxTlbEntries);
+            error_append(err, " a TLB level may hold");
+            return false;
+        }
         if (l.assoc == 0) {
             error_append(err, n);
             error_append(err, "associativity must be at least 1");
@@ -190,6 +198,17 @@ bool check_general_level(const LevelConfig& l, const char* n, bool level1,
     if (l.size == 0) {
         start(err, n);
         error_append(err, "size must not be 0");
+        return false;
+    }
+    if (l.size / l.line > kMaxLevelLines) {
+        start(err, n);
+        error_append(err, "size ");
+        error_append_u64(err, l.size);
+        error_append(err, " B is ");
+        error_append_u64(err, l.size / l.line);
+        error_append(err, " lines, more than the ");
+        error_append_u64(err, kMaxLevelLines);
+        error_append(err, " a level may hold");
         return false;
     }
     if (l.assoc == 0) return fail_assoc_zero(err, n);

@@ -48,6 +48,9 @@ public:
     // line), FIFO and Random (hits never update); false for PLRU. The
     // CoherentMachine's fast path relies on this.
     bool first_hit_free() const { return first_hit_free_; }
+    // Sends every hit of this level to the CoherentMachine's slow path
+    // (first_hit_free() false): miss classification must see each reference.
+    void no_free_hits() { first_hit_free_ = false; }
     // LRU: a hit anywhere in the set is a move to the front (the
     // CoherentMachine's inline path handles every L1 hit of such a level).
     bool lru() const { return repl_ == Replacement::LRU; }
@@ -56,6 +59,8 @@ public:
 
     // Set index of a block: block % sets (a mask when sets is a power of two).
     u64 set_of(u64 block) const { return sets_pow2_ ? (block & set_mask_) : (block % sets_); }
+    bool sets_pow2() const { return sets_pow2_; }
+    u64 set_mask() const { return set_mask_; }
     // The `assoc` keys of a set (key = block << 1 | dirty, ~0 = empty).
     u64* set_keys(u64 set) { return keys_ + set * assoc_; }
     const u64* set_keys(u64 set) const { return keys_ + set * assoc_; }

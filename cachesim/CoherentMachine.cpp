@@ -50,6 +50,7 @@ void add_stats(LevelStats& to, const LevelStats& s) {
     to.prefetches_issued += s.prefetches_issued;
     to.prefetches_useful += s.prefetches_useful;
     to.prefetches_polluting += s.prefetches_polluting;
+    for (u32 i = 0; i < kNumMissClasses; ++i) to.miss_class[i] += s.miss_class[i];
 }
 
 }  // namespace
@@ -80,6 +81,13 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     levels_ = cfg.levels;
     split_ = cfg.split_l1;
     multi_ = false;
+    classify_ = false;
+    observe_ = false;
+    miss_levels_ = 0;
+    for (int k = 0; k < kMaxLevels; ++k) {
+        shared_cls_[k].clear();
+        final_cls_[k] = 0;
+    }
     int lb = log2_exact(cfg.level[0].line);
     line_bits_ = lb < 0 ? 0 : unsigned(lb);
 
@@ -126,6 +134,8 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
         for (int k = 0; k < kMaxLevels; ++k) c.pf[k].clear();
         for (u32 w = 0; w < kWatchSlots; ++w) c.watch[w] = 0;
         for (int k = 0; k < kMaxLevels; ++k) c.cs[k] = kZeroCoherence;
+        c.cls_i1.clear();
+        for (int k = 0; k < kMaxLevels; ++k) c.cls[k].clear();
         c.clean_writes_free = false;
         c.active = false;
     }
@@ -160,6 +170,8 @@ void CoherentMachine::destroy() {
             for (int k = 0; k < kMaxLevels; ++k) cores_[i].lv[k].destroy();
             cores_[i].pf_i1.destroy();
             for (int k = 0; k < kMaxLevels; ++k) cores_[i].pf[k].destroy();
+            cores_[i].cls_i1.destroy();
+            for (int k = 0; k < kMaxLevels; ++k) cores_[i].cls[k].destroy();
         }
         if (alloc_.release) alloc_.release(alloc_.ctx, cores_);
     }
@@ -170,6 +182,7 @@ void CoherentMachine::destroy() {
     for (int k = 0; k < kMaxLevels; ++k) {
         shared_[k].destroy();
         shared_pf_[k].destroy();
+        shared_cls_[k].destroy();
     }
     dir_.destroy();
     multi_ = false;
@@ -193,11 +206,15 @@ bool CoherentMachine::activate(u32 core) {
         ok = c.i1.init(lc, nonzero(cfg_.random_seed + kI1SeedSalt + salt), alloc_) &&
              c.pf_i1.init(lc.prefetch, line_bits_, alloc_);
     }
+    if (ok && classify_) ok = classify_core(c);
+    if (ok && observe_) observe_core(c);
     if (!ok) {
         c.i1.destroy();
         for (int k = 0; k < kMaxLevels; ++k) c.lv[k].destroy();
         c.pf_i1.destroy();
         for (int k = 0; k < kMaxLevels; ++k) c.pf[k].destroy();
+        c.cls_i1.destroy();
+        for (int k = 0; k < kMaxLevels; ++k) c.cls[k].destroy();
         c.i1.clear();
         for (int k = 0; k < kMaxLevels; ++k) c.lv[k].clear();
         return false;
@@ -206,6 +223,21 @@ bool CoherentMachine::activate(u32 core) {
     c.clean_writes_free = !multi_ && core == 0;
     if (core + 1 > cores_used_) cores_used_ = core + 1;
     if (core != 0 && !multi_) enter_multicore();
+    return true;
+}
+
+bool CoherentMachine::l1_view(bool icache_side, L1View* v) {
+    if (ncores_ == 0 || multi_ || !cores_[0].active) return false;
+    Core& cr = cores_[0];
+    CacheLevel& c = (icache_side && split_) ? cr.i1 : cr.lv[0];
+    // The inline path of access() is the rule: first_hit_free() levels only.
+    if (!c.first_hit_free() || !c.sets_pow2()) return false;
+    v->keys = c.set_keys(0);
+    v->set_mask = c.set_mask();
+    v->assoc = c.assoc();
+    v->refs = c.stats.refs;
+    v->write_back = c.write_back() && cr.clean_writes_free;
+    v->lru = c.lru();
     return true;
 }
 
@@ -229,6 +261,73 @@ void CoherentMachine::enter_multicore() {
                 dir_.set_state(e, m ? 'M' : 'E');
             }
     }
+}
+
+// ---------------------------------------------------------------------------
+// Miss classification and observation
+
+// The shadows of a core's private caches, one per cache, as many lines as it.
+bool CoherentMachine::classify_core(Core& c) {
+    bool ok = true;
+    for (int k = 0; ok && k < plevels_; ++k)
+        ok = c.cls[k].init(cfg_.level[k].size / cfg_.level[k].line, alloc_);
+    if (ok && split_) ok = c.cls_i1.init(cfg_.i1.size / cfg_.i1.line, alloc_);
+    return ok;
+}
+
+// Observation watches data references; classification every reference.
+void CoherentMachine::observe_core(Core& c) {
+    c.lv[0].no_free_hits();
+    if (split_ && classify_) c.i1.no_free_hits();
+}
+
+bool CoherentMachine::enable_classification(ErrorText& err) {
+    bool ok = true;
+    for (int k = plevels_; ok && k < levels_; ++k)
+        ok = shared_cls_[k].init(cfg_.level[k].size / cfg_.level[k].line, alloc_);
+    for (u32 i = 0; ok && i < ncores_; ++i)
+        if (cores_[i].active) ok = classify_core(cores_[i]);
+    if (!ok) {
+        error_clear(err);
+        error_append(err, "cache simulator: out of memory for the miss classification");
+        return false;
+    }
+    classify_ = true;
+    enable_observation();
+    return true;
+}
+
+void CoherentMachine::enable_observation() {
+    observe_ = true;
+    for (u32 i = 0; i < ncores_; ++i)
+        if (cores_[i].active) observe_core(cores_[i]);
+}
+
+void CoherentMachine::classify_ref(int k, bool icache_side, u64 block) {
+    MissClassifier& m = k < plevels_ ? (icache_side ? cur_->cls_i1 : cur_->cls[k]) : shared_cls_[k];
+    cls_[class_slot(k, icache_side)] = u8(m.reference(block));
+}
+
+// The end of an observed access (r: what demand() returned): each missed
+// level counts its class. A coherence miss missed every private level of
+// its side for that reason alone, so there the class is coherence.
+u32 CoherentMachine::observed(u32 r) {
+    if (miss_levels_) {
+        bool coherence = (r & kCoherenceMiss) != 0;
+        for (int k = 0; k < levels_; ++k) {
+            for (int side = 0; side < 2; ++side) {
+                bool icache_side = side == 1;
+                if (icache_side && k != 0) continue;
+                u32 slot = class_slot(k, icache_side);
+                if (!(miss_levels_ & (1u << slot))) continue;
+                MissClass c = coherence && k < plevels_ ? kCoherenceClass : MissClass(cls_[slot]);
+                lvl(k, icache_side).stats.miss_class[c]++;
+                if (!icache_side) final_cls_[k] = u8(c);
+            }
+        }
+        miss_levels_ = 0;
+    }
+    return r | kObserved;
 }
 
 // ---------------------------------------------------------------------------
@@ -263,6 +362,7 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
         int p = c.find(s, block);
         if (p >= 0) {
             c.stats.refs[kind]++;
+            if (classify_) classify_ref(0, icache_side, block);
             demand_hit(c, 0, icache_side, s, p, block);
             c.touch(s, p);
             return 0;
@@ -277,6 +377,7 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
             int p = c.find(s, block);
             if (p >= 0 && c.is_dirty(s, p) && cr.watch[block % kWatchSlots] == 0) {
                 c.stats.refs[kWrite]++;
+                if (classify_) classify_ref(0, false, block);
                 demand_hit(c, 0, false, s, p, block);
                 c.touch(s, p);
                 return 0;
@@ -289,6 +390,7 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
             int p = c.find(s, block);
             if (p >= 0) {
                 c.stats.refs[kWrite]++;
+                if (classify_) classify_ref(0, false, block);
                 demand_hit(c, 0, false, s, p, block);
                 p = c.touch(s, p);
                 c.mark_dirty(s, p);
@@ -330,9 +432,14 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
             }
         }
     }
+    return access_demand(core, kind, block, bytes, pc);
+}
+
+u32 CoherentMachine::access_demand(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
     pf_count_ = 0;
     pf_flags_ = 0;
     u32 r = demand(core, kind, block, bytes);
+    if (observe_) r = observed(r);  // before the prefetches, which are not classified
     if (pf_count_) run_prefetchers(kind == kFetch ? block : pc);
     return r | pf_flags_;
 }
@@ -407,6 +514,8 @@ void CoherentMachine::prefetch_into(int k, bool icache_side, u64 block) {
 unsigned CoherentMachine::fetch(int k, u64 block, AccessKind kind, bool icache_side, bool* dirty_up) {
     CacheLevel& c = lvl(k, icache_side);
     c.stats.refs[kind]++;
+    bool classified = classify_ && kind != kPrefetch;
+    if (classified) classify_ref(k, icache_side, block);
     u64 s = c.set_of(block);
     int p = c.find(s, block);
     if (p >= 0) {
@@ -424,6 +533,7 @@ unsigned CoherentMachine::fetch(int k, u64 block, AccessKind kind, bool icache_s
         return unsigned(k);
     }
     c.stats.misses[kind]++;
+    if (classified) classify_miss(k, icache_side);
     if (kind != kPrefetch && has_prefetcher(k, icache_side)) train_later(k, icache_side, block);
     bool below_dirty = false;
     unsigned depth = fetch_below(k, block, kind, &below_dirty);
@@ -465,6 +575,7 @@ unsigned CoherentMachine::fetch_below(int k, u64 block, AccessKind kind, bool* d
 unsigned CoherentMachine::write(int k, u64 block) {
     CacheLevel& c = lvl(k, false);
     c.stats.refs[kWrite]++;
+    if (classify_) classify_ref(k, false, block);
     u64 s = c.set_of(block);
     int p = c.find(s, block);
     if (p >= 0) {
@@ -477,6 +588,7 @@ unsigned CoherentMachine::write(int k, u64 block) {
         return unsigned(k);
     }
     c.stats.misses[kWrite]++;
+    if (classify_) classify_miss(k, false);
     if (has_prefetcher(k, false)) train_later(k, false, block);
     if (c.write_back() && !c.exclusive()) {
         // Write-allocate: fetch the line, install it dirty.

@@ -22,6 +22,7 @@
 #include "CacheLevel.h"
 #include "CoherenceDirectory.h"
 #include "LevelStats.h"
+#include "MissClassifier.h"
 #include "Prefetcher.h"
 
 namespace ompsim {
@@ -47,6 +48,11 @@ enum : u32 {
     // Served by a line a prefetcher brought in, on its first use (at the
     // level the depth names).
     kPrefetchHit = 1u << 13,
+    // Set on every access once enable_observation() (or classification)
+    // was called: the access went through the slow path, and a caller that
+    // watches references (reuse distances, per-structure miss classes)
+    // must look at it.
+    kObserved = 1u << 14,
 };
 constexpr u32 kDepthMask = 0xffu;
 
@@ -108,9 +114,49 @@ public:
     // count certain MRU hits themselves (vgtool/Instrumenter.h); stays
     // valid until destroy().
     u64* fetch_refs_counter() { return &cores_[0].i1.stats.refs[kFetch]; }
+    // Core 0's L1 (icache_side: I1 when L1 is split) for callers that test
+    // for a hit on the most recently used way themselves, in generated code
+    // (vgtool/Instrumenter.h): the key store, set mask and associativity,
+    // and the counters a hit increments. Only levels where such a hit
+    // changes nothing but the counters (and, for a write to a write-back
+    // line, the dirty bit) and whose sets are a power of two qualify; false
+    // otherwise. Valid until destroy(), while core 0 runs alone.
+    struct L1View {
+        u64* keys;
+        u64 set_mask;
+        u32 assoc;
+        u64* refs;        // LevelStats::refs, indexed by AccessKind
+        bool write_back;  // a write hit on the MRU way sets its dirty bit
+        bool lru;         // a hit on another way moves it to the front
+    };
+    bool l1_view(bool icache_side, L1View* v);
+    // access() for a caller that has just found `block` in none of the
+    // ways of its L1 set (an L1View user): the demand access and the
+    // prefetchers, without searching L1's set for an LRU hit first.
+    u32 access_demand(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
     u64 memory_writes() const { return mem_writes_; }
     // Zeroes every counter; contents, states and loss records stay.
     void reset_stats();
+
+    // ---- Miss classification (docs/cache-model.md, "Miss classes (3C)")
+    // From now on every demand miss of every cache is classified into
+    // LevelStats::miss_class: compulsory, capacity or conflict against a
+    // fully associative LRU shadow of the cache (MissClassifier.h, one per
+    // cache and core), coherence when the access is a coherence miss and
+    // the cache private. Every level-1 reference then takes the slow path
+    // (the shadows must see hits too); implies enable_observation(). Call
+    // before the first access. False (err set) when memory could not be had.
+    bool enable_classification(ErrorText& err);
+    bool classifying() const { return classify_; }
+    // From now on every data access (with classification every access)
+    // takes the slow path and its result carries kObserved: callers that
+    // watch every reference (reuse distances, per-structure classes) see
+    // each. Off, the hot path is unchanged.
+    void enable_observation();
+    // The class of the last demand access's miss at level k of the data
+    // (or unified) side: valid for the levels it missed (a data access that
+    // returned depth d missed the levels k < d).
+    MissClass last_class(int k) const { return MissClass(final_cls_[k]); }
 
     // For tests: `block` present in level `index` of `core` (shared levels:
     // core ignored), and its dirty bit.
@@ -141,6 +187,8 @@ private:
         bool clean_writes_free;
         bool active;
         CoherenceStats cs[kMaxLevels];
+        MissClassifier cls_i1;             // classification only
+        MissClassifier cls[kMaxLevels];    // the private levels'
     };
 
     // What the access in progress has learnt (slow path only).
@@ -162,6 +210,15 @@ private:
     };
 
     bool activate(u32 core);
+    bool classify_core(Core& c);
+    void observe_core(Core& c);
+    // Classification: a demand reference of level k (its shadow class kept
+    // until the access ends), a demand miss of level k, and at the end of
+    // the access the count of each missed level's class.
+    static u32 class_slot(int k, bool icache_side) { return icache_side ? u32(kMaxLevels) : u32(k); }
+    void classify_ref(int k, bool icache_side, u64 block);
+    void classify_miss(int k, bool icache_side) { miss_levels_ |= 1u << class_slot(k, icache_side); }
+    u32 observed(u32 r);
     void enter_multicore();
     CacheLevel& lvl(int k, bool icache_side) {
         if (k < plevels_) return (k == 0 && icache_side && split_) ? cur_->i1 : cur_->lv[k];
@@ -231,6 +288,12 @@ private:
     bool pf_i1_on_;
     CoherenceDirectory dir_;
     Context ctx_;
+    MissClassifier shared_cls_[kMaxLevels];  // the shared levels' (classification only)
+    u32 miss_levels_;                  // class_slot bits of the levels the access missed
+    u8 cls_[kMaxLevels + 1];           // shadow class of the access's reference, by class_slot
+    u8 final_cls_[kMaxLevels];         // the last access's classes (data side)
+    bool classify_;
+    bool observe_;
     HierarchyConfig cfg_;
     Allocator alloc_;
     u64 mem_reads_;

@@ -13,6 +13,10 @@ namespace ompsim {
 // above sent (never a demand access).
 enum AccessKind : u32 { kFetch = 0, kRead = 1, kWrite = 2, kWriteback = 3, kPrefetch = 4, kNumKinds = 5 };
 
+// The four classes of a demand miss (--classify-misses, MissClassifier.h;
+// docs/cache-model.md, "Miss classes (3C)"), in document order.
+enum MissClass : u32 { kCompulsory = 0, kCapacity = 1, kConflict = 2, kCoherenceClass = 3, kNumMissClasses = 4 };
+
 struct LevelStats {
     u64 refs[kNumKinds];    // line references of each kind
     u64 misses[kNumKinds];  // of which missed
@@ -25,6 +29,10 @@ struct LevelStats {
     u64 prefetches_issued;
     u64 prefetches_useful;
     u64 prefetches_polluting;
+    // Demand misses (fetch, read, write) by class; zero unless the machine
+    // classifies (CoherentMachine::enable_classification). They add up to
+    // misses[kFetch] + misses[kRead] + misses[kWrite].
+    u64 miss_class[kNumMissClasses];
 };
 
 }  // namespace ompsim

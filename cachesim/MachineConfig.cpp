@@ -53,14 +53,35 @@ Str trim(Str s) {
     return s;
 }
 
-// Appends a slice (at most kEchoMax characters, then "...").
+// Appends a slice (at most kEchoMax characters, then "..."). Control
+// characters (a newline in a quoted argument) print as '?': a message is one
+// line.
 void append_str(ErrorText& e, Str s) {
     char buf[kEchoMax + 4];
     size_t n = 0;
-    for (; n < s.n && n < kEchoMax; ++n) buf[n] = s.p[n] ? s.p[n] : '?';
+    for (; n < s.n && n < kEchoMax; ++n) {
+        unsigned char c = static_cast<unsigned char>(s.p[n]);
+        buf[n] = c < 0x20 || c == 0x7f ? '?' : s.p[n];
+    }
     if (s.n > kEchoMax) { buf[n++] = '.'; buf[n++] = '.'; buf[n++] = '.'; }
     buf[n] = 0;
     error_append(e, buf);
+}
+
+// Appends a whole name (a file name as given), control characters as '?'.
+void append_name(ErrorText& e, const char* name) {
+    char buf[65];
+    size_t n = 0;
+    for (const char* p = name;; ++p) {
+        if (n == sizeof buf - 1 || !*p) {
+            buf[n] = 0;
+            error_append(e, buf);
+            n = 0;
+            if (!*p) return;
+        }
+        unsigned char c = static_cast<unsigned char>(*p);
+        buf[n++] = c < 0x20 || c == 0x7f ? '?' : *p;
+    }
 }
 
 void append_quoted(ErrorText& e, Str s) {
@@ -819,7 +840,7 @@ bool cursor_next(LineCursor& c, FileLine& out) {
 
 void file_prefix(ErrorText& err, const char* name, u64 line) {
     restart(err);
-    error_append(err, name ? name : "(config)");
+    append_name(err, name ? name : "(config)");
     error_append(err, ":");
     error_append_u64(err, line);
     error_append(err, ": ");
@@ -1034,7 +1055,7 @@ bool builder_finish(const MachineBuilder& b, HierarchyConfig& out, ErrorText& er
     if (b.config_path && !b.config_loaded) {
         restart(err);
         error_append(err, "--cache-config: the text of '");
-        append_str(err, cstr(b.config_path));
+        append_name(err, b.config_path);
         error_append(err, "' was not loaded");
         return false;
     }

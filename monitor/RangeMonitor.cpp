@@ -982,9 +982,22 @@ void RangeMonitor::record_extra(u64 addr, u32 mask) {
         resolve(addr, cache_thread_, e);
     }
     if (!e.s) return;
-    for (u32 i = 0; i < mon::kExtraCounters; ++i)
-        if (mask & (1u << i)) ++e.row->served[mon::kCoherenceBase + i];
+    for (u32 m = mask & ((1u << mon::kExtraCounters) - 1); m; m &= m - 1)
+        ++e.row->served[mon::kCoherenceBase + u32(__builtin_ctz(m))];
     if (e.row == &e.s->overflow) e.len = 0;
+}
+
+u32 RangeMonitor::structure_at(u64 addr) {
+    if (!pages_) return kMonitorNoStructure;
+    CacheEntry& e = cache_[mon::cache_slot(addr)];
+    if (addr - e.lo >= e.len) {
+        if (cache_thread_ == kMonitorNoThread) return kMonitorNoStructure;
+        resolve(addr, cache_thread_, e);
+    }
+    if (!e.s) return kMonitorNoStructure;
+    u32 id = u32(e.s - structs_);
+    if (e.row == &e.s->overflow) e.len = 0;
+    return id;
 }
 
 // ---------------------------------------------------------------- results

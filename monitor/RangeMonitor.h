@@ -64,7 +64,11 @@ enum MonitorExtra : u32 {
     kExtraPrefetchHit = 2,   // line references served by a prefetched line, first use
     kExtraTlb1Miss = 3,      // data accesses whose translation missed DTLB1
     kExtraTlb2Miss = 4,      // ... and DTLB2 (page walks with two levels)
+    // --classify-misses: the misses of level k (0-based) of class c
+    // (MissClass, LevelStats.h) count in kExtraClassBase + 4 k + c.
+    kExtraClassBase = 5,
 };
+constexpr u32 kExtraClassCounters = 4 * kMonitorMaxLevels;
 
 struct MonitorConfig {
     int levels;               // 1..kMonitorMaxLevels cache levels
@@ -82,7 +86,7 @@ namespace mon {
 // and false-sharing misses, prefetch hits, TLB misses), which have no
 // histogram.
 constexpr u32 kCoherenceBase = 2 * (kMonitorMaxLevels + 1);
-constexpr u32 kExtraCounters = 5;
+constexpr u32 kExtraCounters = kExtraClassBase + kExtraClassCounters;
 constexpr u32 kStride = kCoherenceBase + kExtraCounters;
 constexpr u32 kNone = 0xffffffffu;
 // The last-hit cache: direct-mapped by 4 KiB page number. Entries never
@@ -224,6 +228,9 @@ public:
     void record_extra(u64 addr, u32 mask);
     // Multi-core machine: a coherence miss of the current thread at addr
     // (false_sharing: also a false-sharing miss).
+    // The counted structure that accesses of the current thread at addr
+    // count in, or kMonitorNoStructure (not hot: like record_extra()).
+    u32 structure_at(u64 addr);
     void record_coherence(u64 addr, bool false_sharing) {
         record_extra(addr, (1u << kExtraCoherence) | (false_sharing ? 1u << kExtraFalseSharing : 0u));
     }

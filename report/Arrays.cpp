@@ -29,6 +29,7 @@ struct Row {
     uint64_t coherence = 0, false_sharing = 0;  // Dcm, Dfs (0 without the columns)
     uint64_t prefetched = 0;                    // Dpf (0 without the column)
     uint64_t dtlb1_misses = 0, dtlb2_misses = 0;  // T1m, T2m (0 without the columns)
+    sir::MissClasses classes;                   // the level's D<k>comp .. (0 without the columns)
     uint64_t misses() const { return c.read_misses + c.write_misses; }
     uint64_t refs() const { return c.read_refs + c.write_refs; }  // reaching the level
 };
@@ -53,6 +54,9 @@ const std::vector<std::pair<std::string, Less>>& sort_keys() {
         {"prefetch-hits", [](const Row& a, const Row& b) { return a.prefetched > b.prefetched; }},
         {"dtlb1-misses", [](const Row& a, const Row& b) { return a.dtlb1_misses > b.dtlb1_misses; }},
         {"dtlb2-misses", [](const Row& a, const Row& b) { return a.dtlb2_misses > b.dtlb2_misses; }},
+        {"compulsory", [](const Row& a, const Row& b) { return a.classes.compulsory > b.classes.compulsory; }},
+        {"capacity", [](const Row& a, const Row& b) { return a.classes.capacity > b.classes.capacity; }},
+        {"conflict", [](const Row& a, const Row& b) { return a.classes.conflict > b.classes.conflict; }},
         {"size", [](const Row& a, const Row& b) { return a.s->size > b.s->size; }},
         {"blocks", [](const Row& a, const Row& b) { return a.s->blocks > b.s->blocks; }},
         {"name", [](const Row& a, const Row& b) { return a.s->name < b.s->name; }},
@@ -82,7 +86,8 @@ std::vector<Row> sorted_rows(const sir::DataStructures& ds, int level, const std
     for (size_t i = 0; i < ds.structures.size(); ++i) {
         const sir::DataStructure& s = ds.structures[i];
         rows.push_back(Row{i, &s, level_counts(ds, s.costs, level), ds.has_coherence() ? s.costs[dcm] : 0,
-                           ds.has_coherence() ? s.costs[dfs] : 0, at(s.costs, dpf), at(s.costs, t1), at(s.costs, t2)});
+                           ds.has_coherence() ? s.costs[dfs] : 0, at(s.costs, dpf), at(s.costs, t1), at(s.costs, t2),
+                           ds.classes(s.costs, level)});
     }
     // Stable: equal keys keep the document's order.
     std::stable_sort(rows.begin(), rows.end(), less);
@@ -140,6 +145,8 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
     if (ds.has_prefetch()) t.column("Prefetch hits", Table::kRight);
     if (ds.tlb_levels() >= 1) t.column("DTLB1 misses", Table::kRight);
     if (ds.tlb_levels() >= 2) t.column("DTLB2 misses", Table::kRight);
+    if (ds.has_miss_classes())
+        for (const auto& f : sir::kMissClassFields) t.column(std::string(f.label), Table::kRight);
     for (const Row& r : rows) {
         const sir::DataStructure& s = *r.s;
         double ratio = miss_ratio(r);
@@ -154,6 +161,8 @@ std::string arrays_text(const sir::Document& doc, const sir::DataStructures& ds,
         if (ds.has_prefetch()) cells.push_back(commas(r.prefetched));
         if (ds.tlb_levels() >= 1) cells.push_back(commas(r.dtlb1_misses));
         if (ds.tlb_levels() >= 2) cells.push_back(commas(r.dtlb2_misses));
+        if (ds.has_miss_classes())
+            for (const auto& f : sir::kMissClassFields) cells.push_back(commas(r.classes.*f.member));
         t.row(cells);
     }
     out += "\n" + t.render();
@@ -192,6 +201,14 @@ std::string arrays_json(const sir::Document& doc, const sir::DataStructures& ds,
         sj["prefetch_hits"] = ds.has_prefetch() ? Json(r.prefetched) : Json(nullptr);
         sj["dtlb1_misses"] = ds.tlb_levels() >= 1 ? Json(r.dtlb1_misses) : Json(nullptr);
         sj["dtlb2_misses"] = ds.tlb_levels() >= 2 ? Json(r.dtlb2_misses) : Json(nullptr);
+        // --classify-misses: the level's misses by class; null without.
+        if (ds.has_miss_classes()) {
+            Json mj;
+            for (const auto& f : sir::kMissClassFields) mj[f.column] = r.classes.*f.member;
+            sj["miss_classes"] = mj;
+        } else {
+            sj["miss_classes"] = Json(nullptr);
+        }
         j["structures"].push_back(sj);
     }
     return j.dump(2) + "\n";
@@ -226,7 +243,8 @@ void add_arrays_command(CLI::App& app, Action& action) {
         "Misses and the miss ratio are those of the chosen level (references reaching\n"
         "level L: every reference at level 1, the misses of level L-1 below it).\n"
         "Prefetch hits (Dpf), DTLB1 misses (T1m) and DTLB2 misses (T2m) are shown when\n"
-        "the machine has prefetchers or data TLBs.\n"
+        "the machine has prefetchers or data TLBs, the level's misses by class (compulsory,\n"
+        "capacity, conflict, coherence) for a run with --classify-misses=yes.\n"
         "Needs a document of a run with --monitor=yes.");
     cmd->callback([o, &action] {
         action = [o] {

@@ -5,7 +5,9 @@
 //      record first, RFC 4180 quoting, '\n' line ends; --table=threads,
 //      cores or coherence gives the parts of a multi-threaded run instead,
 //      --table=prefetch the prefetchers and their counts per cache,
-//      --table=tlbs the data TLBs and their counts.
+//      --table=tlbs the data TLBs and their counts, --table=classes the
+//      miss classes per cache (and core), --table=reuse the reuse-distance
+//      bins and --table=mrc the miss-ratio curves of the structures.
 // callgrind: the Callgrind profile format, for callgrind_annotate and
 //      KCachegrind (no call graph: ompsim records none).
 #include <CLI/CLI.hpp>
@@ -69,6 +71,21 @@ Json histogram_json(const sir::DataStructures& ds, const sir::DataHistogram& h) 
     return j;
 }
 
+// --reuse-distance: the bins and the miss-ratio curve they imply.
+Json reuse_json(const sir::ReuseDistance& r) {
+    Json j;
+    j["line_size"] = r.line_size;
+    j["accesses"] = r.accesses;
+    j["cold"] = r.cold;
+    j["bins"] = Json::array();
+    for (const auto& b : r.bins) j["bins"].push_back(Json{{"min", b.min}, {"max", b.max}, {"count", b.count}});
+    j["curve"] = Json::array();
+    for (const auto& p : r.curve())
+        j["curve"].push_back(Json{{"lines", p.lines}, {"bytes", p.lines * r.line_size}, {"misses", p.misses},
+                                  {"miss_ratio", p.ratio}});
+    return j;
+}
+
 Json structure_json(const sir::DataStructures& ds, const sir::DataStructure& s) {
     Json j;
     put_structure_identity(j, s);
@@ -78,6 +95,7 @@ Json structure_json(const sir::DataStructures& ds, const sir::DataStructure& s) 
         j["threads"].push_back(Json{{"id", t.id == sir::kOtherThread ? Json("other") : Json(t.id)},
                                     {"costs", data_costs_json(ds, t.costs)}});
     j["histogram"] = s.histogram ? histogram_json(ds, *s.histogram) : Json(nullptr);
+    j["reuse_distance"] = s.reuse ? reuse_json(*s.reuse) : Json(nullptr);
     return j;
 }
 
@@ -133,6 +151,14 @@ void put_cache_counters(Json& sj, const sir::CacheStats& s) {
     sj["back_invalidations"] = s.back_invalidations;
     sj["victims_in"] = s.victims_in;
     sj["prefetch"] = prefetch_stats_json(s.prefetch);
+    // --classify-misses: the four classes; null without.
+    if (const auto& m = s.classes) {
+        Json mj;
+        for (const auto& f : sir::kMissClassFields) mj[f.column] = (*m).*f.member;
+        sj["miss_classes"] = mj;
+    } else {
+        sj["miss_classes"] = Json(nullptr);
+    }
 }
 
 // A cache's prefetchers; null for a level without one.
@@ -300,6 +326,54 @@ std::string csv_tlbs(const sir::Document& doc) {
     return out;
 }
 
+// One record per cache of <totals>, then per core and private cache: the
+// four miss classes and the demand misses they add up to.
+std::string csv_classes(const sir::Document& doc) {
+    std::string out = "core,cache,demand_misses";
+    for (const auto& f : sir::kMissClassFields) out += std::string(",") + f.column;
+    out += "\n";
+    auto row = [&out](const std::string& core, const sir::CacheStats& s) {
+        out += core + "," + csv_field(s.name) + "," + std::to_string(s.demand_misses());
+        for (const auto& f : sir::kMissClassFields)
+            out += s.classes ? "," + std::to_string((*s.classes).*f.member) : ",";
+        out += "\n";
+    };
+    for (const auto& s : doc.cache_stats) row("", s);
+    if (doc.cores)
+        for (const auto& c : *doc.cores)
+            for (const auto& cs : c.cache_stats) row(std::to_string(c.id), cs.stats);
+    return out;
+}
+
+// --reuse-distance: per structure its bins (min "cold" for the cold
+// references), or the miss-ratio curve at capacities of 1, 2, 4, ... lines.
+std::string csv_reuse(const sir::Document& doc, bool curve) {
+    std::string out = curve ? "structure,kind,name,file,line,lines,bytes,misses,miss_ratio\n"
+                            : "structure,kind,name,file,line,min,max,count\n";
+    const auto& list = doc.data_structures->structures;
+    for (size_t i = 0; i < list.size(); ++i) {
+        const sir::DataStructure& s = list[i];
+        if (!s.reuse) continue;
+        const std::string id = fmt::format("{},{},{},{},{}", i, csv_field(s.kind), csv_field(s.name),
+                                           csv_field(s.file), s.line);
+        if (curve) {
+            for (const auto& p : s.reuse->curve())
+                out += fmt::format("{},{},{},{},{:.6f}\n", id, p.lines, p.lines * s.reuse->line_size, p.misses, p.ratio);
+            continue;
+        }
+        for (const auto& b : s.reuse->bins) out += fmt::format("{},{},{},{}\n", id, b.min, b.max, b.count);
+        out += fmt::format("{},cold,cold,{}\n", id, s.reuse->cold);
+    }
+    return out;
+}
+
+bool has_reuse(const sir::Document& doc) {
+    if (!doc.data_structures) return false;
+    for (const auto& s : doc.data_structures->structures)
+        if (s.reuse) return true;
+    return false;
+}
+
 std::string csv_coherence(const sir::Document& doc) {
     std::string header, values;
     for (const auto& f : sir::kCoherenceTotalsFields) {
@@ -418,6 +492,10 @@ std::string missing_table(const sir::Document& doc, const std::string& table) {
     if (table == "prefetch" && !doc.machine.has_prefetch())
         return "no prefetchers (a machine without hardware prefetchers); --table=prefetch";
     if (table == "tlbs" && !doc.machine.tlbs) return "no TLBs (a machine without data TLBs); --table=tlbs";
+    if (table == "classes" && (doc.cache_stats.empty() || !doc.cache_stats[0].classes))
+        return "no miss classes (a run without --classify-misses=yes); --table=classes";
+    if ((table == "reuse" || table == "mrc") && !has_reuse(doc))
+        return "no reuse distances (a run without --reuse-distance=yes and --monitor=yes); --table=" + table;
     return "";
 }
 
@@ -430,7 +508,10 @@ std::string export_csv(const sir::Document& doc, const std::string& table) {
     if (table == "coherence") return csv_coherence(doc);
     if (table == "prefetch") return csv_prefetch(doc);
     if (table == "tlbs") return csv_tlbs(doc);
-    throw Error("--table must be lines, threads, cores, coherence, prefetch or tlbs, not '" + table + "'");
+    if (table == "classes") return csv_classes(doc);
+    if (table == "reuse" || table == "mrc") return csv_reuse(doc, table == "mrc");
+    throw Error("--table must be lines, threads, cores, coherence, prefetch, tlbs, classes, reuse or mrc, not '" +
+                table + "'");
 }
 
 std::string export_csv(const sir::Document& doc) {
@@ -500,9 +581,11 @@ void add_export_command(CLI::App& app, Action& action) {
     cmd->add_option("--table", o->table,
                     "csv only: lines (default: one record per source line), threads (per thread), cores (per core "
                     "and private cache), coherence (the coherence totals), prefetch (per cache: prefetchers and "
-                    "prefetch counters), tlbs (per data TLB level)")
-        ->type_name("lines|threads|cores|coherence|prefetch|tlbs")
-        ->check(CLI::IsMember({"lines", "threads", "cores", "coherence", "prefetch", "tlbs"}).description(""));
+                    "prefetch counters), tlbs (per data TLB level), classes (miss classes per cache), reuse "
+                    "(reuse-distance bins per structure), mrc (miss-ratio curve per structure)")
+        ->type_name("lines|threads|cores|coherence|prefetch|tlbs|classes|reuse|mrc")
+        ->check(CLI::IsMember({"lines", "threads", "cores", "coherence", "prefetch", "tlbs", "classes", "reuse", "mrc"})
+                    .description(""));
     cmd->add_option("-o,--output", o->output, "Write to OUT instead of standard output")->type_name("OUT");
     cmd->callback([o, &action] {
         action = [o] {

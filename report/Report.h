@@ -314,6 +314,63 @@ std::vector<OspgProfile> profiles_from_log(const std::string& path, const std::s
 std::string ratio_text(unsigned __int128 num, unsigned __int128 den);
 std::string profile_field(const std::string& label, const std::string& value);
 
+// ------------------------------------ the HTML report (Html*.cpp, issue 9)
+
+// Text for HTML content and quoted attributes (& < > " ' escaped; svg::escape).
+std::string html_escape(const std::string& s);
+
+// An HTML table of text cells (escaped), right-aligned columns marked
+// class="num" (the page's script sorts them as numbers), code columns
+// class="code" (monospace, blanks kept). `id` names it for autograders
+// (docs/ompsim-report.md, "html").
+class HtmlTable {
+public:
+    explicit HtmlTable(std::string id) : id_(std::move(id)) {}
+    void column(const std::string& header, Table::Align align, const std::string& tip = "", bool code = false);
+    void row(std::vector<std::string> cells);
+    bool empty() const { return rows_.empty(); }
+    std::string render() const;
+
+private:
+    std::string id_;
+    std::vector<std::string> headers_, tips_;
+    std::vector<Table::Align> aligns_;
+    std::vector<bool> code_;
+    std::vector<std::vector<std::string>> rows_;
+};
+
+// <figure id=ID> with an inline SVG (its XML declaration and DOCTYPE
+// dropped) and a caption (text).
+std::string html_figure(const std::string& id, const std::string& svg, const std::string& caption);
+// <p class="caption">: the short explanation under a heading (text).
+std::string html_caption(const std::string& text);
+
+// One part of the page: <section id=ID> with an <h2>, the caption that
+// explains what it shows, and its body (HTML).
+struct HtmlSection {
+    std::string id, title, caption, body;
+};
+
+struct HtmlOptions {
+    std::string path;
+    std::string output;     // "" = stdout
+    size_t top_lines = 20;  // --top: source lines shown
+    std::string ospg_log;   // --ospg-log: the run's OSPG log for the what-if table ("" = the document's log, if found)
+};
+// The sections, each only when the document has its data.
+// HtmlMachine.cpp: the run, machine and totals, cache levels, threads and cores.
+std::vector<HtmlSection> html_machine_sections(const sir::Document& doc);
+// HtmlStructures.cpp: the data structures, their histograms, miss classes and reuse distances.
+std::vector<HtmlSection> html_structure_sections(const sir::Document& doc);
+// HtmlClasses.cpp: the miss classes (3C) of the caches and structures, reuse distances and miss-ratio curves.
+std::vector<HtmlSection> html_class_sections(const sir::Document& doc);
+// HtmlProfiles.cpp: the region profile, the flow graph, the parallelism profile and what-if table.
+std::vector<HtmlSection> html_profile_sections(const sir::Document& doc, const HtmlOptions& options);
+// HtmlSource.cpp: the costliest source lines.
+std::vector<HtmlSection> html_source_sections(const sir::Document& doc, const HtmlOptions& options);
+// HtmlPage.cpp: the whole self-contained page.
+std::string html_report(const sir::Document& doc, const HtmlOptions& options);
+
 // ---------------------------------------------------------------- commands
 
 // Each adds its subcommand to app; when that subcommand is chosen, parsing
@@ -330,6 +387,8 @@ void add_flow_command(CLI::App& app, Action& action);
 void add_events_command(CLI::App& app, Action& action);
 void add_parallelism_command(CLI::App& app, Action& action);  // Parallelism.cpp
 void add_whatif_command(CLI::App& app, Action& action);       // WhatIf.cpp
+void add_html_command(CLI::App& app, Action& action);         // HtmlPage.cpp
+void add_reuse_command(CLI::App& app, Action& action);        // Reuse.cpp
 
 // The commands themselves (output to `out`; errors thrown as Error).
 void run_summary(const std::string& path, std::ostream& out);

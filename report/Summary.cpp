@@ -46,6 +46,10 @@ void print_run(const sir::Document& doc, std::ostream& out) {
     out << field_line("Deterministic", determinism_text(doc.run));
     if (const auto& d = doc.run.determinism)
         out << field_line("Threads", fmt::format("{} (simulate-runtime={})", d->threads, d->simulate_runtime));
+    // The limits the run reached (docs/limits.md): what the document leaves out.
+    for (const sir::RunWarning& w : doc.run.warnings)
+        out << field_line("Limit reached", fmt::format("{} ({}{}): {}", w.kind, w.option ? *w.option + "=" : "limit ",
+                                                       w.limit, w.message));
     out << field_line("Tool version", doc.tool_version.empty() ? "-" : doc.tool_version);
 }
 
@@ -210,6 +214,35 @@ void print_prefetch(const sir::Document& doc, std::ostream& out) {
     out << t.render();
     out << "Accuracy = useful / issued; useful: a demand access used the prefetched line; polluting: evicted "
            "before any use\n";
+}
+
+// --classify-misses: per cache its demand misses by class (3C plus
+// coherence), each with its share of the misses.
+void print_miss_classes(const sir::Document& doc, std::ostream& out) {
+    if (doc.cache_stats.empty() || !doc.cache_stats[0].classes) return;
+    out << "\n" << heading("Miss classes");
+    Table t;
+    t.column("Cache", Table::kLeft);
+    t.column("Misses", Table::kRight);
+    for (const auto& f : sir::kMissClassFields) {
+        std::string label = f.label;
+        label[0] = static_cast<char>(label[0] - 'a' + 'A');
+        t.column(label, Table::kRight);
+        t.column("%", Table::kRight);
+    }
+    for (const sir::CacheStats& s : doc.cache_stats) {
+        if (!s.classes) continue;
+        std::vector<std::string> cells{s.name, commas(s.demand_misses())};
+        for (const auto& f : sir::kMissClassFields) {
+            uint64_t v = (*s.classes).*f.member;
+            cells.push_back(commas(v));
+            cells.push_back(rate_text(v, s.demand_misses()));
+        }
+        t.row(cells);
+    }
+    out << t.render();
+    out << "Compulsory: first reference of the line to the cache; capacity: a fully associative LRU cache of\n"
+           "the same size misses too; conflict: it would hit; coherence: another core's write took the line\n";
 }
 
 // Per TLB level: the look-ups, the misses and the miss rate; the page walks
@@ -459,6 +492,7 @@ void run_summary(const std::string& path, std::ostream& out) {
     print_totals(doc, out);
     print_cache_stats(doc, out);
     print_prefetch(doc, out);
+    print_miss_classes(doc, out);
     print_tlbs(doc, out);
     print_coherence(doc, out);
     print_threads(doc, out);

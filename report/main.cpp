@@ -6,6 +6,7 @@
 //   ompsim-report export FILE --format=json|csv|callgrind [-o OUT]
 //   ompsim-report arrays FILE [--level=L] [--sort=KEY] [--limit=N] [--format=text|json]
 //   ompsim-report histogram FILE NAME [--level=L] [--svg=OUT.svg] [--format=text|csv]
+//   ompsim-report reuse FILE NAME [--format=text|csv]
 //   ompsim-report regions FILE [--events=EV1,EV2] [--states-by-node]
 //   ompsim-report flow FILE [--format=dot|svg] [--layer=NODE] [--output=OUT]
 //   ompsim-report events FILE... [--components=LIST] [--size=exact|magnitude]
@@ -13,6 +14,7 @@
 //   ompsim-report merge FILE FILE... (the options of events)
 //   ompsim-report parallelism FILE|LOG [--measure=cycles|instructions] [--burden=N]
 //   ompsim-report whatif LOG --region LABEL[:FACTOR]|FILE:FIRST-LAST[:FACTOR]... [--measure=...] [--burden=N]
+//   ompsim-report html FILE [-o OUT.html] [--top=N] [--ospg-log=LOG]
 //
 // Exit status: 0 success; 1 'diff' found a limit exceeded; 2 any error, with
 // one line "ompsim-report: <message>" on stderr.
@@ -51,11 +53,13 @@ int main(int argc, char** argv) {
     add_export_command(app, action);
     add_arrays_command(app, action);
     add_histogram_command(app, action);
+    add_reuse_command(app, action);
     add_regions_command(app, action);
     add_flow_command(app, action);
     add_events_command(app, action);
     add_parallelism_command(app, action);
     add_whatif_command(app, action);
+    add_html_command(app, action);
     // After the subcommands, which would inherit it.
     app.footer(
         "Run 'ompsim-report COMMAND --help' for the options of a command.\n"
@@ -63,12 +67,12 @@ int main(int argc, char** argv) {
         "(unreadable or invalid document, bad arguments).");
 
     // CLI11 would only say "A subcommand is required" for a misspelt one.
-    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram regions flow events merge parallelism whatif (see 'ompsim-report --help')");
+    if (argc < 2) return fail("no command given; commands: summary annotate diff export arrays histogram reuse regions flow events merge parallelism whatif html (see 'ompsim-report --help')");
     if (argv[1][0] != '-') {
         std::string name = argv[1];
         bool known = false;
         for (const CLI::App* sub : app.get_subcommands({})) known = known || sub->get_name() == name;
-        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram regions flow events merge parallelism whatif");
+        if (!known) return fail("unknown command '" + name + "'; commands: summary annotate diff export arrays histogram reuse regions flow events merge parallelism whatif html");
     }
     try {
         app.parse(argc, argv);

@@ -51,7 +51,60 @@ int DataStructures::tlb_levels() const { return (column("T1m") >= 0 ? 1 : 0) + (
 
 size_t DataStructures::level_columns() const {
     size_t extra = (has_coherence() ? 2 : 0) + (has_prefetch() ? 1 : 0) + static_cast<size_t>(tlb_levels());
+    int first_class = column("D1comp");
+    if (first_class >= 0) extra += events.size() - static_cast<size_t>(first_class);
     return events.size() >= extra ? events.size() - extra : 0;
+}
+
+// The class columns are the last ones, D1comp D1cap D1conf D1coh D2comp ...
+bool DataStructures::has_miss_classes() const { return column("D1comp") >= 0; }
+
+int DataStructures::class_column(int level, int c) const {
+    if (level < 1 || c < 0 || c >= kMissClasses) return -1;
+    return column("D" + std::to_string(level) + kMissClassFields[c].suffix);
+}
+
+MissClasses DataStructures::classes(const std::vector<uint64_t>& costs, int level) const {
+    MissClasses m;
+    for (int c = 0; c < kMissClasses; ++c) {
+        int i = class_column(level, c);
+        if (i >= 0 && static_cast<size_t>(i) < costs.size()) m.*kMissClassFields[c].member = costs[i];
+    }
+    return m;
+}
+
+int ReuseDistance::bin_of(uint64_t distance) {
+    int b = 0;
+    while (distance) {
+        distance >>= 1;
+        ++b;
+    }
+    return b;
+}
+
+uint64_t ReuseDistance::misses_at(uint64_t lines) const {
+    if (lines == 0) return accesses;
+    uint64_t c = 1;  // the largest power of two <= lines
+    while (c <= lines / 2) c *= 2;
+    uint64_t m = cold;
+    for (const ReuseBin& b : bins)
+        if (b.min >= c) m += b.count;
+    return m;
+}
+
+double ReuseDistance::miss_ratio(uint64_t lines) const {
+    return accesses ? static_cast<double>(misses_at(lines)) / static_cast<double>(accesses) : 0.0;
+}
+
+std::vector<MrcPoint> ReuseDistance::curve() const {
+    std::vector<MrcPoint> out;
+    uint64_t largest = bins.empty() ? 0 : bins.back().max;
+    for (uint64_t c = 1;; c *= 2) {
+        uint64_t m = misses_at(c);
+        out.push_back(MrcPoint{c, m, accesses ? static_cast<double>(m) / static_cast<double>(accesses) : 0.0});
+        if (c > largest || c >= (1ull << 62)) break;
+    }
+    return out;
 }
 
 int DataStructures::column(const std::string& name) const {
@@ -67,6 +120,16 @@ int Document::event_index(const std::string& name) const {
 }
 
 namespace {
+// A sum that may exceed 64 bits, in decimal.
+std::string wide_text(unsigned __int128 v) {
+    std::string s;
+    do {
+        s.insert(s.begin(), char('0' + int(v % 10)));
+        v /= 10;
+    } while (v);
+    return s;
+}
+
 int index_of(const std::vector<std::string>& names, const std::string& name) {
     for (size_t i = 0; i < names.size(); ++i)
         if (names[i] == name) return static_cast<int>(i);
@@ -215,6 +278,17 @@ void write_structure(Writer& w, const DataStructure& s) {
         w.raw("\"><costs>").costs(t.costs).raw("</costs></thread>\n");
     }
     if (s.histogram) write_histogram(w, *s.histogram);
+    if (const auto& r = s.reuse) {
+        w.raw("      <reuse-distance line-size=\"").num(r->line_size);
+        w.raw("\" accesses=\"").num(r->accesses);
+        w.raw("\" cold=\"").num(r->cold).raw("\">\n");
+        for (const ReuseBin& b : r->bins) {
+            w.raw("        <bin min=\"").num(b.min);
+            w.raw("\" max=\"").num(b.max);
+            w.raw("\" count=\"").num(b.count).raw("\"/>\n");
+        }
+        w.raw("      </reuse-distance>\n");
+    }
     w.raw("    </data-structure>\n");
 }
 
@@ -234,6 +308,8 @@ void write_cache_counters(Writer& w, const CacheStats& s) {
     w.raw("\" victims-in=\"").num(s.victims_in);
     if (const auto& p = s.prefetch)
         for (const auto& f : kPrefetchStatsFields) w.raw("\" ").raw(f.attribute).raw("=\"").num((*p).*f.member);
+    if (const auto& m = s.classes)
+        for (const auto& f : kMissClassFields) w.raw("\" ").raw(f.attribute).raw("=\"").num((*m).*f.member);
 }
 
 void write_determinism(Writer& w, const Determinism& d) {
@@ -248,6 +324,18 @@ void write_determinism(Writer& w, const Determinism& d) {
     w.raw("\">\n");
     for (const std::string& r : d.reasons) w.raw("      <reason>").esc(r).raw("</reason>\n");
     w.raw("    </determinism>\n");
+}
+
+// <warnings>: the limits the run reached (docs/limits.md); none, no element.
+void write_warnings(Writer& w, const std::vector<RunWarning>& warnings) {
+    if (warnings.empty()) return;
+    w.raw("    <warnings>\n");
+    for (const RunWarning& x : warnings) {
+        w.raw("      <warning kind=\"").esc(x.kind);
+        if (x.option) w.raw("\" option=\"").esc(*x.option);
+        w.raw("\" limit=\"").num(x.limit).raw("\">").esc(x.message).raw("</warning>\n");
+    }
+    w.raw("    </warnings>\n");
 }
 
 void write_threads(Writer& w, const std::vector<Thread>& threads) {
@@ -468,6 +556,7 @@ std::string to_xml(const Document& d) {
     for (const std::string& a : r.args) w.raw("<arg>").esc(a).raw("</arg>");
     w.raw("</command>\n");
     if (r.determinism) write_determinism(w, *r.determinism);
+    write_warnings(w, r.warnings);
     w.raw("  </run>\n");
 
     const Machine& m = d.machine;
@@ -831,6 +920,36 @@ bool add_to(std::vector<uint64_t>& sum, const std::vector<uint64_t>& v, size_t& 
     return true;
 }
 
+// <warnings> in <run>: one <warning> per limit the run reached, each kind
+// once (docs/limits.md); unknown kinds are read as they are (a newer tool
+// may know more limits).
+void read_warnings(const Element& e, std::vector<RunWarning>& out) {
+    container(e);
+    for (const Element& we : e.children) {
+        if (we.name != "warning") continue;
+        leaf(we);
+        RunWarning x;
+        const Attribute& kind = attr(we, "kind");
+        x.kind = kind.value;
+        if (x.kind.empty() || x.kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos)
+            fail(kind.line, "<warning>: kind " + quoted(x.kind) + " is not a name of a-z, 0-9 and '-'");
+        for (const RunWarning& seen : out)
+            if (seen.kind == x.kind) fail(kind.line, "<warning>: kind " + quoted(x.kind) + " is listed twice");
+        if (const Attribute* option = we.attribute("option")) {
+            if (option->value.compare(0, 2, "--") != 0 || option->value.size() < 3)
+                fail(option->line, "<warning>: option " + quoted(option->value) + " is not an option (--name)");
+            x.option = option->value;
+        }
+        x.limit = u64(we, "limit");
+        x.message = we.text;
+        if (x.message.find_first_not_of(" \t\r\n") == std::string::npos)
+            fail(we.line, "<warning kind=\"" + xml::excerpt(x.kind) + "\">: the message is empty (it says what "
+                          "the document leaves out)");
+        out.push_back(std::move(x));
+    }
+    if (out.empty()) fail(e.line, "<warnings>: no <warning> (the element is left out when no limit was reached)");
+}
+
 void read_run(const Element& e, Run& r) {
     container(e);
     r.complete = boolean(e, "complete");
@@ -865,6 +984,7 @@ void read_run(const Element& e, Run& r) {
         }
         r.determinism = std::move(d);
     }
+    if (const Element* we = optional_one(e, "warnings")) read_warnings(*we, r.warnings);
 }
 
 // True when `e` has any of the attributes.
@@ -1066,6 +1186,27 @@ void check_tlb_misses(const Element& e, const std::vector<uint64_t>& v, int t1, 
                          "); a translation that missed DTLB2 also missed DTLB1");
 }
 
+// --classify-misses: the four class attributes (all or none), which add up
+// to the demand misses.
+std::optional<MissClasses> miss_classes(const Element& c, const CacheStats& s) {
+    bool any = false;
+    for (const auto& f : kMissClassFields) any = any || c.attribute(f.attribute);
+    if (!any) return std::nullopt;
+    MissClasses m;
+    for (const auto& f : kMissClassFields) m.*f.member = u64(c, f.attribute);
+    unsigned __int128 sum = 0, demand = 0;
+    for (const auto& f : kMissClassFields) sum += m.*f.member;
+    for (int k = kFetch; k <= kWrite; ++k) demand += s.misses[k];
+    if (sum != demand)
+        fail(attr(c, "miss-compulsory").line,
+             "<cache-stats>: miss-compulsory (" + std::to_string(m.compulsory) + "), miss-capacity (" +
+                 std::to_string(m.capacity) + "), miss-conflict (" + std::to_string(m.conflict) +
+                 ") and miss-coherence (" + std::to_string(m.coherence) + ") add up to " + wide_text(sum) +
+                 ", not to the demand misses fetch-misses + read-misses + write-misses (" + wide_text(demand) +
+                 "); every demand miss is in one class");
+    return m;
+}
+
 // The attributes of a <cache-stats> but the coherence ones; the prefetch
 // counters when a cache of the machine has a prefetcher (and only then).
 CacheStats cache_counters(const Element& c, bool prefetch) {
@@ -1092,7 +1233,20 @@ CacheStats cache_counters(const Element& c, bool prefetch) {
                                   "' but no <cache> of <machine> has a prefetcher (the prefetch counters come with "
                                   "prefetchers)");
     }
+    s.classes = miss_classes(c, s);
     return s;
+}
+
+// The class attributes of every <cache-stats> are there on all or on none;
+// `first` is the document's first <cache-stats>.
+void check_classes_uniform(const Element& c, const CacheStats& s, const CacheStats& first) {
+    if (s.classes.has_value() == first.classes.has_value()) return;
+    const std::string other = "<cache-stats name=\"" + xml::excerpt(first.name, 60) + "\">";
+    if (s.classes)
+        fail(attr(c, "miss-compulsory").line, "<cache-stats>: attribute 'miss-compulsory' but " + other +
+                                                  " has none (all four on every <cache-stats> or on none)");
+    fail(c.line, "<cache-stats>: no attribute 'miss-compulsory' but " + other +
+                     " has it (all four on every <cache-stats> or on none)");
 }
 
 // The prefetch counters of one cache's <cache-stats>: the misses are some of
@@ -1202,6 +1356,7 @@ void read_totals(const Element& e, Document& d) {
              "<totals>: " + std::to_string(stats.size()) + " <cache-stats> for " +
                  std::to_string(caches.size()) + " caches in <machine> (one per cache, in <machine> order)");
     for (size_t i = 0; i < stats.size(); ++i) check_prefetch_stats(*stats[i], d.cache_stats[i], caches[i]);
+    for (size_t i = 1; i < stats.size(); ++i) check_classes_uniform(*stats[i], d.cache_stats[i], d.cache_stats[0]);
     const Element& mem = one(e, "memory");
     d.memory_reads = u64(mem, "reads");
     d.memory_writes = u64(mem, "writes");
@@ -1320,7 +1475,25 @@ std::vector<std::string> read_columns(const Element& e, const Document& d) {
     std::string expected;
     for (const std::string& ev : data) expected += (expected.empty() ? "" : " ") + ev;
     std::vector<std::string> levels = columns;
-    const bool tail_ok = levels.size() >= tail.size() && std::equal(tail.begin(), tail.end(), levels.end() - tail.size());
+    // --classify-misses: D<k>comp D<k>cap D<k>conf D<k>coh of every level, last.
+    const int first_class = index_of(levels, "D1comp");
+    bool classes_ok = true;
+    if (first_class >= 0) {
+        size_t n = 0;
+        for (const std::string& ev : data)
+            if (ev.size() > 2 && ev.compare(ev.size() - 2, 2, "mr") == 0) ++n;
+        std::vector<std::string> want;
+        for (size_t k = 1; k <= n; ++k)
+            for (const auto& f : kMissClassFields) want.push_back("D" + std::to_string(k) + f.suffix);
+        classes_ok = std::equal(want.begin(), want.end(), levels.begin() + first_class, levels.end()) &&
+                     levels.size() - static_cast<size_t>(first_class) == want.size();
+        if (!classes_ok)
+            fail(a.line, "<data-structures>: attribute 'events' does not end in the miss classes of every level ('" +
+                             join_words(want) + "'): " + quoted(a.value));
+        levels.resize(static_cast<size_t>(first_class));
+    }
+    const bool tail_ok = levels.size() >= tail.size() &&
+                         std::equal(tail.begin(), tail.end(), levels.end() - tail.size());
     if (tail_ok) levels.resize(levels.size() - tail.size());
     if (levels.size() >= 2 && levels[levels.size() - 2] == "Dcm" && levels.back() == "Dfs") levels.resize(levels.size() - 2);
     if (!tail_ok || levels != data)
@@ -1344,7 +1517,9 @@ bool above_sum(uint64_t x, uint64_t a, uint64_t b) { return x > a && x - a > b; 
 void check_misses(const Element& e, const std::vector<uint64_t>& v, const std::vector<std::string>& columns) {
     const int dpf = index_of(columns, "Dpf"), t1 = index_of(columns, "T1m"), t2 = index_of(columns, "T2m");
     const bool coherence = index_of(columns, "Dcm") >= 0;
-    const size_t level_columns = columns.size() - (coherence ? 2 : 0) - (dpf >= 0) - (t1 >= 0) - (t2 >= 0);
+    const int first_class = index_of(columns, "D1comp");
+    const size_t plain = first_class >= 0 ? static_cast<size_t>(first_class) : columns.size();
+    const size_t level_columns = plain - (coherence ? 2 : 0) - (dpf >= 0) - (t1 >= 0) - (t2 >= 0);
     size_t n = (level_columns - 2) / 2;
     for (size_t w = 0; w < 2; ++w)
         for (size_t k = 1; k <= n; ++k) {
@@ -1374,6 +1549,68 @@ std::vector<uint64_t> structure_costs(const Element& e, const std::vector<std::s
     return v;
 }
 
+// --classify-misses: in a structure's and a thread's <costs> (not in
+// buckets, which do not histogram them) the classes of level k add up to
+// D<k>mr + D<k>mw.
+void check_class_sums(const Element& e, const std::vector<uint64_t>& v, const std::vector<std::string>& columns) {
+    const int first_class = index_of(columns, "D1comp");
+    if (first_class < 0) return;
+    for (size_t k = 1;; ++k) {
+        const std::string lv = "D" + std::to_string(k);
+        const int c0 = index_of(columns, lv + "comp"), mr = index_of(columns, lv + "mr"), mw = index_of(columns, lv + "mw");
+        if (c0 < 0 || mr < 0 || mw < 0) return;
+        unsigned __int128 sum = 0;
+        for (int c = 0; c < kMissClasses; ++c) sum += v[static_cast<size_t>(c0 + c)];
+        const unsigned __int128 misses = static_cast<unsigned __int128>(v[mr]) + v[mw];
+        if (sum != misses)
+            fail(e.line, tag(e) + ": " + lv + "comp + " + lv + "cap + " + lv + "conf + " + lv + "coh (" + wide_text(sum) +
+                             ") do not equal " + lv + "mr + " + lv + "mw (" + wide_text(misses) +
+                             "); every miss of a structure is in one class");
+    }
+}
+
+// <reuse-distance>: log2 bins, ascending, non-zero; cold plus the bins are
+// the accesses, which are the structure's Dr + Dw.
+void read_reuse(const Element& re, DataStructure& s, const std::vector<std::string>& columns) {
+    container(re);
+    ReuseDistance r;
+    r.line_size = u32(re, "line-size");
+    r.accesses = u64(re, "accesses");
+    r.cold = u64(re, "cold");
+    unsigned __int128 sum = r.cold;
+    int last_bin = -1;
+    for (const Element& be : re.children) {
+        if (be.name != "bin") continue;
+        leaf(be);
+        ReuseBin b;
+        b.min = u64(be, "min");
+        b.max = u64(be, "max");
+        b.count = u64(be, "count");
+        const int bin = ReuseDistance::bin_of(b.min);
+        const uint64_t want_max = b.min == 0 ? 0 : b.min + (b.min - 1);
+        if ((b.min & (b.min - 1)) != 0 || b.max != want_max)
+            fail(be.line, "<bin>: min " + std::to_string(b.min) + " max " + std::to_string(b.max) +
+                              " is not a bin (0-0, 1-1, 2-3, 4-7, ...)");
+        if (bin <= last_bin)
+            fail(be.line, "<bin>: min " + std::to_string(b.min) +
+                              " does not come after the bin before it (bins ascending, each once)");
+        if (b.count == 0) fail(attr(be, "count").line, "<bin>: count is 0 (only bins with references are listed)");
+        last_bin = bin;
+        sum += b.count;
+        r.bins.push_back(b);
+    }
+    if (sum != r.accesses)
+        fail(re.line, "<reuse-distance>: cold (" + std::to_string(r.cold) + ") and the bins (" +
+                          wide_text(sum - r.cold) + ") add up to " + wide_text(sum) + ", not to accesses (" +
+                          std::to_string(r.accesses) + ")");
+    const int dr = index_of(columns, "Dr"), dw = index_of(columns, "Dw");
+    const unsigned __int128 refs = static_cast<unsigned __int128>(s.costs[static_cast<size_t>(dr)]) + s.costs[static_cast<size_t>(dw)];
+    if (refs != r.accesses)
+        fail(attr(re, "accesses").line, "<reuse-distance>: accesses (" + std::to_string(r.accesses) +
+                                            ") is not the structure's Dr + Dw (" + wide_text(refs) + ")");
+    s.reuse = std::move(r);
+}
+
 std::string structure_tag(const DataStructure& s) {
     return "<data-structure name=\"" + xml::excerpt(s.name, 60) + "\">";
 }
@@ -1398,6 +1635,7 @@ void read_threads(const Element& se, DataStructure& s, const std::vector<std::st
                 fail(te.line, "<thread>: a second thread '" + str(te, "id") + "' (the first is at line " +
                                   std::to_string(lines[i]) + ")");
         t.costs = structure_costs(one(te, "costs"), columns);
+        check_class_sums(one(te, "costs"), t.costs, columns);
         size_t bad = 0;
         if (!add_to(sum, t.costs, bad))
             fail(te.line, structure_tag(s) + ": the " + columns[bad] + " costs of its threads overflow a 64-bit sum");
@@ -1491,8 +1729,10 @@ DataStructure read_structure(const Element& se, const std::vector<std::string>& 
             fail(ce.line, structure_tag(s) + ": counted=\"false\" but its " + columns[i] + " cost is " +
                               std::to_string(s.costs[i]) + " (a structure without a monitor slot counts nothing)");
     }
+    check_class_sums(ce, s.costs, columns);
     read_threads(se, s, columns, ce.line);
     if (const Element* he = optional_one(se, "histogram")) read_histogram(*he, s, columns);
+    if (const Element* re = optional_one(se, "reuse-distance")) read_reuse(*re, s, columns);
     return s;
 }
 
@@ -1619,6 +1859,8 @@ Core read_core(const Element& ce, const Document& d, uint32_t cores) {
              "<core id=\"" + std::to_string(c.id) + "\">: " + std::to_string(stats.size()) + " <cache-stats> for " +
                  std::to_string(caches.size()) + " private caches in <machine> (one per private cache, in <machine> order)");
     for (size_t i = 0; i < stats.size(); ++i) check_prefetch_stats(*stats[i], c.cache_stats[i].stats, *caches[i]);
+    if (!d.cache_stats.empty())
+        for (size_t i = 0; i < stats.size(); ++i) check_classes_uniform(*stats[i], c.cache_stats[i].stats, d.cache_stats[0]);
     return c;
 }
 
@@ -2616,7 +2858,12 @@ bool load_text(const std::string& text, const std::string& name, Document& doc, 
     xml::Element root;
     xml::Error xe;
     if (!xml::parse(text, root, xe)) {
-        err = LoadError{name, xe.line, xe.message};
+        // Some other XML or an HTML page that is not even well-formed: say
+        // what it is rather than where its XML breaks.
+        if (!xe.first_element.empty() && xe.first_element != "ompsim-profile")
+            err = LoadError{name, 0, "not an ompsim profile (root element is <" + xml::excerpt(xe.first_element) + ">)"};
+        else
+            err = LoadError{name, xe.line, xe.message};
         return false;
     }
     try {

@@ -209,6 +209,15 @@
 // The serial work of the program and of its directives adds up to the
 // program's span, and so does that of the fragments (the critical path).
 //
+// --classify-misses adds miss-compulsory miss-capacity miss-conflict
+// miss-coherence to every <cache-stats> (they add up to the demand misses)
+// and the columns D<k>comp D<k>cap D<k>conf D<k>coh to <data-structures>
+// (they add up to D<k>mr + D<k>mw); --reuse-distance adds
+//   <reuse-distance line-size="64" accesses="" cold="">  after <histogram>
+//     <bin min="4" max="7" count=""/>                    log2 bins, non-zero, ascending
+//   </reuse-distance>
+// (docs/output-format.md, "Miss classes and reuse distances").
+//
 // The reader checks ids (unique, below `cores`), the threads' sum, and the
 // coherence sums: <coherence> equals the sums over the cores' private caches,
 // and every invalidation and cache-to-cache transfer has a sender and a
@@ -236,6 +245,15 @@ struct Determinism {
     std::vector<std::string> reasons;    // only when the run is not deterministic
 };
 
+// <warning> in <run><warnings>: a limit of the tool that the run reached
+// (docs/limits.md); the document covers less than the run, as `message` says.
+struct RunWarning {
+    std::string kind;                   // stream-buffer, ospg-max-nodes, ...: a-z, 0-9 and '-'
+    std::optional<std::string> option;  // the option that sets the limit ("--..."); none: a built-in bound
+    uint64_t limit = 0;                 // the limit's value (bytes, nodes, ...)
+    std::string message;                // what it means for the document; not empty
+};
+
 struct Run {
     bool complete = true;
     std::string termination = "exit";  // exit | signal | dump
@@ -247,6 +265,7 @@ struct Run {
     std::string exe;
     std::vector<std::string> args;
     std::optional<Determinism> determinism;  // multi-threaded runs
+    std::vector<RunWarning> warnings;        // <warnings> (last in <run>): limits reached; none: no element
 };
 
 // The hardware prefetchers a cache level can have, in the order the
@@ -341,6 +360,36 @@ struct PrefetchStats {
     uint64_t prefetches_polluting = 0;  // prefetched lines evicted before any use (useful + polluting <= issued)
 };
 
+// --classify-misses=yes: the four attributes miss-compulsory miss-capacity
+// miss-conflict miss-coherence of every <cache-stats> (all or none), which
+// partition the level's demand misses (fetch + read + write misses;
+// docs/output-format.md, "Miss classes and reuse distances").
+struct MissClasses {
+    uint64_t compulsory = 0;  // first demand reference of the line to this cache (per core if private)
+    uint64_t capacity = 0;    // else: also missed in a fully associative LRU cache of equal lines
+    uint64_t conflict = 0;    // else: hit there
+    uint64_t coherence = 0;   // lost to another core's write (private caches; takes precedence)
+
+    uint64_t total() const { return compulsory + capacity + conflict + coherence; }
+};
+
+// The classes in document order; `suffix` names a class's column
+// D<k><suffix> in <data-structures>.
+struct MissClassField {
+    const char* attribute;  // on <cache-stats>
+    const char* column;     // in ompsim-report's JSON and CSV exports
+    const char* suffix;     // data-structure column D<k><suffix>
+    const char* label;      // a table heading
+    uint64_t MissClasses::*member;
+};
+inline constexpr MissClassField kMissClassFields[] = {
+    {"miss-compulsory", "miss_compulsory", "comp", "compulsory", &MissClasses::compulsory},
+    {"miss-capacity", "miss_capacity", "cap", "capacity", &MissClasses::capacity},
+    {"miss-conflict", "miss_conflict", "conf", "conflict", &MissClasses::conflict},
+    {"miss-coherence", "miss_coherence", "coh", "coherence", &MissClasses::coherence},
+};
+constexpr int kMissClasses = 4;
+
 struct CacheStats {
     std::string name;
     uint64_t refs[4] = {0, 0, 0, 0};
@@ -350,6 +399,10 @@ struct CacheStats {
     uint64_t back_invalidations = 0;
     uint64_t victims_in = 0;
     std::optional<PrefetchStats> prefetch;  // machines with a prefetcher
+    std::optional<MissClasses> classes;     // --classify-misses=yes
+
+    // fetch + read + write misses (what the classes partition).
+    uint64_t demand_misses() const { return misses[kFetch] + misses[kRead] + misses[kWrite]; }
 };
 
 // <tlb-stats> in <totals>: one TLB level over the whole run.
@@ -499,6 +552,42 @@ struct DataThread {
     std::vector<uint64_t> costs;
 };
 
+// --reuse-distance=yes: a structure's histogram of LRU stack (reuse)
+// distances in lines, in log2 bins: bin 0 is distance 0, bin i >= 1 the
+// distances 2^(i-1) .. 2^i - 1 (<bin min="" max="" count=""/>).
+struct ReuseBin {
+    uint64_t min = 0;
+    uint64_t max = 0;
+    uint64_t count = 0;  // > 0
+};
+
+// (capacity in lines, misses, miss ratio) of a fully associative LRU cache.
+struct MrcPoint {
+    uint64_t lines = 0;
+    uint64_t misses = 0;
+    double ratio = 0;
+};
+
+struct ReuseDistance {
+    uint32_t line_size = 0;      // bytes per line (the level-1 line size)
+    uint64_t accesses = 0;       // = cold + the counts = the structure's Dr + Dw
+    uint64_t cold = 0;           // first references on the core's stack (infinite distance)
+    std::vector<ReuseBin> bins;  // ascending, non-zero counts only
+
+    // The bin index of a distance: 0 for 0, else floor(log2 d) + 1.
+    static int bin_of(uint64_t distance);
+    // Misses of a fully associative LRU cache of `lines` lines: cold plus the
+    // references with distance >= lines. Exact when `lines` is a power of two
+    // (a bin boundary); otherwise that of the largest power of two below it
+    // (an upper bound). lines 0: accesses.
+    uint64_t misses_at(uint64_t lines) const;
+    // misses_at / accesses (0 when there are no accesses).
+    double miss_ratio(uint64_t lines) const;
+    // The curve at capacities 1, 2, 4, ... up to the first one beyond the
+    // largest distance (where only the cold misses remain).
+    std::vector<MrcPoint> curve() const;
+};
+
 struct DataStructure {
     std::string kind;  // global | heap | user
     std::string name;
@@ -513,11 +602,12 @@ struct DataStructure {
     std::vector<uint64_t> costs;      // one value per column of the section
     std::vector<DataThread> threads;  // ascending id, "other" last
     std::optional<DataHistogram> histogram;
+    std::optional<ReuseDistance> reuse;  // --reuse-distance=yes, counted structures with references
 };
 
 struct DataStructures {
     std::vector<std::string> events;  // the columns: the document's Dr, D<k>mr, Dw, D<k>mw events [, Dcm, Dfs]
-                                      // [, Dpf] [, T1m [, T2m]]
+                                      // [, Dpf] [, T1m [, T2m]] [, D1comp D1cap D1conf D1coh, D2comp ...]
     std::string mode = "static";      // static | lines | bins
     uint32_t resolution = 0;          // lines per bucket (lines), portions (bins), 0 (static)
     uint32_t slots = 0;               // monitor slots; 0 = unlimited
@@ -534,6 +624,14 @@ struct DataStructures {
     size_t level_columns() const;
     // Index of a column, or -1.
     int column(const std::string& name) const;
+    // Whether the columns have the miss classes D<k>comp D<k>cap D<k>conf
+    // D<k>coh (--classify-misses=yes), and the index of level k's (1-based)
+    // class c (0..3, kMissClassFields order), or -1.
+    bool has_miss_classes() const;
+    int class_column(int level, int c) const;
+    // The four classes of level k in a cost vector of this section (zeros
+    // without the columns).
+    MissClasses classes(const std::vector<uint64_t>& costs, int level) const;
 };
 
 // ---- the region profile (<region-profile>: OpenMP regions, call graph, flow, states)

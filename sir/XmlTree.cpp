@@ -4,6 +4,7 @@
 #include <tinyxml2.h>
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace ompsim {
@@ -29,21 +30,54 @@ void append_escaped(std::string& out, const std::string& s) {
     }
 }
 
+namespace {
+
+// The length of the valid UTF-8 sequence at s[i] (1 to 4), or 0 when the
+// bytes there are not one (a stray continuation byte, a truncated or
+// overlong sequence, a surrogate, a code point above U+10FFFF).
+size_t utf8_length(const std::string& s, size_t i) {
+    const unsigned char u = static_cast<unsigned char>(s[i]);
+    if (u < 0x80) return 1;
+    size_t n = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (u >= 0xC2 && u <= 0xDF) n = 2;
+    else if (u >= 0xE0 && u <= 0xEF) {
+        n = 3;
+        if (u == 0xE0) lo = 0xA0;
+        if (u == 0xED) hi = 0x9F;
+    } else if (u >= 0xF0 && u <= 0xF4) {
+        n = 4;
+        if (u == 0xF0) lo = 0x90;
+        if (u == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + n > s.size()) return 0;
+    for (size_t k = 1; k < n; ++k) {
+        const unsigned char c = static_cast<unsigned char>(s[i + k]);
+        if (c < (k == 1 ? lo : 0x80) || c > (k == 1 ? hi : 0xBF)) return 0;
+    }
+    return n;
+}
+
+}  // namespace
+
 std::string excerpt(const std::string& s, size_t max_bytes) {
     std::string out;
-    size_t n = s.size();
-    bool cut = false;
-    if (n > max_bytes) {
-        n = max_bytes;
-        // Do not cut a UTF-8 sequence in two.
-        while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-        cut = true;
+    size_t i = 0;
+    while (i < s.size()) {
+        size_t len = utf8_length(s, i);
+        if (i + (len ? len : 1) > max_bytes) break;  // never cut a sequence in two
+        const unsigned char u = static_cast<unsigned char>(s[i]);
+        if (len == 0 || u < 0x20 || u == 0x7F) {
+            out += '?';
+            i += 1;
+        } else {
+            out.append(s, i, len);
+            i += len;
+        }
     }
-    for (size_t i = 0; i < n; ++i) {
-        unsigned char u = static_cast<unsigned char>(s[i]);
-        out += (u < 0x20 || u == 0x7F) ? '?' : s[i];
-    }
-    if (cut) out += "...";
+    if (i < s.size()) out += "...";
     return out;
 }
 
@@ -183,10 +217,57 @@ struct Failure {
     std::string message;
 };
 
+// What a file that is not text looks like, for the message: a few formats
+// users hand over by mistake are named (a compressed document, the program
+// instead of its profile), anything else is "binary data".
+std::string binary_kind(const std::string& text) {
+    auto starts = [&](const char* magic, size_t n) { return text.compare(0, n, magic, n) == 0; };
+    if (starts("\x1F\x8B", 2)) return "gzip-compressed data; decompress it first";
+    if (starts("BZh", 3) && text.size() > 3 && text[3] >= '1' && text[3] <= '9')
+        return "bzip2-compressed data; decompress it first";
+    if (starts("\xFD" "7zXZ", 6)) return "xz-compressed data; decompress it first";
+    if (starts("\x28\xB5\x2F\xFD", 4)) return "zstd-compressed data; decompress it first";
+    if (starts("\x7F" "ELF", 4)) return "an ELF executable or library, not its profile";
+    return "binary data";
+}
+
+// Whether the start of `text` (its first 512 bytes) is not text: a NUL or
+// another control byte than tab, CR, LF, form feed, or bytes that are not
+// UTF-8.
+bool looks_binary(const std::string& text) {
+    const size_t n = text.size() < 512 ? text.size() : 512;
+    for (size_t i = 0; i < n;) {
+        const unsigned char u = static_cast<unsigned char>(text[i]);
+        if (u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f') return true;
+        size_t len = utf8_length(text, i);
+        if (len == 0) return i + 4 < n;  // a sequence cut by the 512-byte window is not evidence
+        i += len;
+    }
+    return false;
+}
+
+std::string hex_bytes(const std::string& text, size_t count) {
+    std::string out;
+    for (size_t i = 0; i < count && i < text.size(); ++i) {
+        char buf[4];
+        std::snprintf(buf, sizeof buf, "%s%02X", i ? " " : "", static_cast<unsigned char>(text[i]));
+        out += buf;
+    }
+    if (text.size() > count) out += " ...";
+    return out;
+}
+
 void parse_or_throw(const std::string& text, Element& root) {
     size_t p = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // byte order mark
     while (p < text.size() && is_space(text[p])) ++p;
     if (p == text.size()) throw Failure{0, "empty file"};
+    if (text.compare(0, 2, "\xFF\xFE") == 0 || text.compare(0, 2, "\xFE\xFF") == 0 ||
+        (text.size() >= 2 && (text[0] == 0 || text[1] == 0) && (text[0] == '<' || text[1] == '<')))
+        throw Failure{1, "not an XML document (UTF-16 text; ompsim documents are UTF-8: convert it with "
+                         "iconv -t UTF-8)"};
+    if (text[p] != '<' && looks_binary(text))
+        throw Failure{1, "not an XML document (" + binary_kind(text) + ": it starts with bytes " +
+                             hex_bytes(text, 8) + ")"};
     if (text[p] != '<') {
         size_t eol = text.find('\n', p);
         std::string first = text.substr(p, eol == std::string::npos ? std::string::npos : eol - p);
@@ -218,6 +299,29 @@ void parse_or_throw(const std::string& text, Element& root) {
     convert(*top, root);
 }
 
+// The name of the first element of `text`, after the prolog (a byte order
+// mark, white space, <?...?>, comments, <!DOCTYPE ...>); "" when the text does
+// not get that far. Only a hint for a message: nothing else is checked.
+std::string first_element_name(const std::string& text) {
+    size_t p = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    while (true) {
+        while (p < text.size() && is_space(text[p])) ++p;
+        if (p >= text.size() || text[p] != '<') return "";
+        const char* close = text.compare(p, 4, "<!--") == 0 ? "-->"
+                            : text.compare(p, 2, "<?") == 0 ? "?>"
+                            : text.compare(p, 2, "<!") == 0 ? ">"
+                                                            : nullptr;
+        if (!close) break;
+        size_t end = text.find(close, p + 2);
+        if (end == std::string::npos) return "";
+        p = end + std::strlen(close);
+    }
+    size_t end = ++p;
+    while (end < text.size() && !is_space(text[end]) && text[end] != '>' && text[end] != '/' && end - p < 64) ++end;
+    if (end == text.size()) return "";  // cut short inside the name: a truncated file, whatever it was
+    return text.substr(p, end - p);
+}
+
 }  // namespace
 
 bool parse(const std::string& text, Element& root, Error& err) {
@@ -229,6 +333,7 @@ bool parse(const std::string& text, Element& root, Error& err) {
     } catch (const Failure& f) {
         err.line = f.line;
         err.message = f.message;
+        err.first_element = first_element_name(text);
         return false;
     }
 }

@@ -51,11 +51,18 @@ struct Element {
 struct Error {
     int line = 0;  // 0: the whole file (empty)
     std::string message;
+    // The name of the first element when the text has one, even if it is not
+    // well-formed (a reader can say "not my document" rather than give an
+    // XML error about an HTML page); "" when there is none.
+    std::string first_element;
 };
 
 // Parses a whole document into `root` (its root element). Messages:
 //   "empty file"                                   (line 0)
 //   "not an XML document (it starts with '...')"
+//   "not an XML document (binary data: <what it looks like>, it starts with
+//                         bytes 7F 45 4C 46 ...)"
+//   "not an XML document (UTF-16 text; ...)"
 //   "XML error: <what> (<TinyXML-2 error name>)"   at TinyXML-2's error line,
 //                      ending in " (the file may be truncated)" when the file
 //                      looks cut short
@@ -68,7 +75,8 @@ bool parse(const std::string& text, Element& root, Error& err);
 // entities, bytes 0x00-0x1F other than tab become '?', nothing else changes.
 void append_escaped(std::string& out, const std::string& s);
 
-// `s` shortened and made printable for a message (control bytes become '?').
+// `s` shortened and made printable for a message (control bytes and bytes
+// that are not valid UTF-8 become '?').
 std::string excerpt(const std::string& s, size_t max_bytes = 40);
 
 }  // namespace xml

@@ -219,6 +219,7 @@ void enter(u32 slot, u32 core) {
     g_clocks[core].used = true;
     g_slot = slot;
     g_core = core;
+    ds::set_core(core);
     if (slot != g_monitor_row) {
         g_monitor_row = slot;
         ds::set_replay_thread(slot);

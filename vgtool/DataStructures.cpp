@@ -1,9 +1,13 @@
 #include "DataStructures.h"
+#include "Instrumenter.h"
 
 #include <stddef.h>
 
 #include "CoherentMachine.h"
+#include "CoreSim.h"
 #include "ProfileWriter.h"
+#include "ReuseDistance.h"
+#include "SimHelpers.h"
 
 namespace ompsim {
 namespace ds {
@@ -21,6 +25,8 @@ bool g_auto;
 void turn_on() {
     if (g_on) return;
     g_on = true;
+    // The fast helpers count L1 hits without telling the monitor.
+    instrument_monitor_started();
     g_mon.prepare_thread(g_thread);
     g_mon.set_current_thread(g_thread);
 }
@@ -46,6 +52,7 @@ struct Info {
     ULong bytes;    // bytes allocated in all (heap)
     Addr ips[kSiteFrames];
     UInt nips;
+    ULong* reuse;   // --reuse-distance: kReuseBins distance bins, then cold; null until referenced
 };
 
 struct SiteKey {
@@ -179,14 +186,60 @@ void set_thread(ThreadId tid) {
 
 void set_replay_thread(u32 slot) { set_thread(slot + 1); }
 
+namespace {
+
+// --reuse-distance: one LRU stack per simulated core (a core's private
+// caches see only its references), made on the core's first access.
+ReuseStack* g_stacks[kMaxCores];
+u32 g_core;
+
+ReuseStack& stack_of(u32 core) {
+    if (!g_stacks[core]) {
+        g_stacks[core] = static_cast<ReuseStack*>(VG_(malloc)("ompsim.ds.reuse", sizeof(ReuseStack)));
+        if (!g_stacks[core]->init(tool_allocator())) fatal_user_error("--reuse-distance: out of memory");
+    }
+    return *g_stacks[core];
+}
+
+// The reference's distance on the current core's stack counts in the
+// structure at addr (every data reference is on the stack, monitored or not).
+void record_reuse(u64 addr) {
+    u64 d = stack_of(g_core).reference(addr >> sim::g_machine.line_bits());
+    u32 sid = g_mon.structure_at(addr);
+    if (sid == kMonitorNoStructure || sid >= g_ninfo) return;
+    Info& in = g_info[sid];
+    if (!in.reuse) {
+        in.reuse = static_cast<ULong*>(VG_(malloc)("ompsim.ds.reuse", (kReuseBins + 1) * sizeof(ULong)));
+        VG_(memset)(in.reuse, 0, (kReuseBins + 1) * sizeof(ULong));
+    }
+    in.reuse[d == kColdDistance ? kReuseBins : reuse_bin(d)]++;
+}
+
+}  // namespace
+
+void set_core(u32 core) { g_core = core < kMaxCores ? core : kMaxCores - 1; }
+
+void record_events(u64 addr, u32 r, bool coherence) {
+    u32 extra = 0;
+    if (coherence && (r & kCoherenceMiss)) extra |= 1u << kExtraCoherence;
+    if (coherence && (r & kFalseSharing)) extra |= 1u << kExtraFalseSharing;
+    if (r & kPrefetchHit) extra |= 1u << kExtraPrefetchHit;
+    if (r & kObserved) {
+        if (g_opt.classify) {
+            // The levels a data access missed are those above its depth.
+            unsigned depth = r & kDepthMask;
+            for (unsigned k = 0; k < depth && k < kMonitorMaxLevels; ++k)
+                extra |= 1u << (kExtraClassBase + 4 * k + sim::g_machine.last_class(int(k)));
+        }
+        if (g_opt.reuse) record_reuse(addr);
+    }
+    if (extra) g_mon.record_extra(addr, extra);
+}
+
 void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags) {
     if (!g_on) return;
     g_mon.record_current(addr, kind, depth);
-    u32 extra = 0;
-    if (flags & kCoherenceMiss) extra |= 1u << kExtraCoherence;
-    if (flags & kFalseSharing) extra |= 1u << kExtraFalseSharing;
-    if (flags & kPrefetchHit) extra |= 1u << kExtraPrefetchHit;
-    if (extra) g_mon.record_extra(addr, extra);
+    if (flags & (kCoherenceMiss | kFalseSharing | kPrefetchHit | kObserved)) record_events(addr, flags, true);
 }
 
 void enable_coherence_columns() { g_coherence_columns = true; }
@@ -275,7 +328,10 @@ u32 find_range(Addr p, SizeT n) {
 }
 
 void zero() {
-    if (g_on) g_mon.zero();
+    if (!g_on) return;
+    g_mon.zero();
+    for (u32 i = 0; i < g_ninfo; ++i)
+        if (g_info[i].reuse) VG_(memset)(g_info[i].reuse, 0, (kReuseBins + 1) * sizeof(ULong));
 }
 
 void forget_range(Addr p) {
@@ -375,18 +431,51 @@ ExtraColumns extra_columns(const HierarchyConfig& cfg) {
     return x;
 }
 
-const HChar* const kExtraNames[mon::kExtraCounters] = {"Dcm", "Dfs", "Dpf", "T1m", "T2m"};
+const HChar* const kExtraNames[kExtraClassBase] = {"Dcm", "Dfs", "Dpf", "T1m", "T2m"};
+const HChar* const kClassSuffix[kNumMissClasses] = {"comp", "cap", "conf", "coh"};
+
+// --classify-misses: the class columns D<k>comp D<k>cap D<k>conf D<k>coh of
+// every level, after the other extra columns.
+void append_class_columns(ExtraColumns& x, int levels) {
+    if (!g_opt.classify) return;
+    for (int k = 0; k < levels; ++k)
+        for (u32 c = 0; c < kNumMissClasses; ++c) x.which[x.n++] = kExtraClassBase + 4 * u32(k) + c;
+}
+
+const HChar* extra_name(u32 which, HChar* buf) {
+    if (which < kExtraClassBase) return kExtraNames[which];
+    u32 i = which - kExtraClassBase;
+    VG_(sprintf)(buf, "D%u%s", i / 4 + 1, kClassSuffix[i % 4]);
+    return buf;
+}
+
+// --reuse-distance: <reuse-distance> of a structure (docs/output-format.md).
+void put_reuse(VgFile* fp, const ULong* h) {
+    ULong accesses = 0;
+    for (u32 b = 0; b <= kReuseBins; ++b) accesses += h[b];
+    VG_(fprintf)(fp, "      <reuse-distance line-size=\"%u\" accesses=\"%llu\" cold=\"%llu\">\n",
+                 1u << sim::g_machine.line_bits(), accesses, h[kReuseBins]);
+    for (u32 b = 0; b < kReuseBins; ++b) {
+        if (!h[b]) continue;
+        ULong lo = b == 0 ? 0 : 1ull << (b - 1);
+        ULong hi = b == 0 ? 0 : (1ull << b) - 1;  // b < 64
+        VG_(fprintf)(fp, "        <bin min=\"%llu\" max=\"%llu\" count=\"%llu\"/>\n", lo, hi, h[b]);
+    }
+    VG_(fprintf)(fp, "      </reuse-distance>\n");
+}
 
 void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
     if (!g_on) return;
     int levels = cfg.levels;
     const HChar* mode = g_opt.histogram_lines ? "lines" : g_opt.histogram_bins ? "bins" : "static";
     ExtraColumns x = extra_columns(cfg);
-    HChar extra_names[32];
+    append_class_columns(x, levels);
+    HChar extra_names[32 + 12 * kExtraClassCounters];
     extra_names[0] = 0;
     for (u32 i = 0; i < x.n; ++i) {
+        HChar buf[16];
         VG_(strcat)(extra_names, " ");
-        VG_(strcat)(extra_names, kExtraNames[x.which[i]]);
+        VG_(strcat)(extra_names, extra_name(x.which[i], buf));
     }
     VG_(fprintf)(fp, "  <data-structures events=\"%s%s\" mode=\"%s\" resolution=\"%u\" slots=\"%u\">\n",
                  events, extra_names, mode, g_opt.histogram_lines ? g_opt.histogram_lines : g_opt.histogram_bins,
@@ -465,6 +554,7 @@ void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events) {
             }
             VG_(fprintf)(fp, "      </histogram>\n");
         }
+        if (g_opt.reuse && in.reuse && g_mon.counted(id)) put_reuse(fp, in.reuse);
         VG_(fprintf)(fp, "    </data-structure>\n");
     }
     VG_(fprintf)(fp, "  </data-structures>\n");

@@ -19,6 +19,8 @@ struct Options {
     u32 histogram_lines;  // --histogram-lines=k
     u32 histogram_bins;   // --histogram-bins=N
     u32 slots;            // --monitor-slots=N
+    bool classify;        // --classify-misses=yes: the class columns D<k>comp ..
+    bool reuse;           // --reuse-distance=yes: reuse-distance histograms
 };
 
 extern RangeMonitor g_mon;
@@ -29,12 +31,18 @@ extern u32 g_thread;       // the running Valgrind thread
 inline void record(u64 addr, AccessKind kind, unsigned depth) {
     if (g_on) g_mon.record_current(addr, kind, depth);
 }
+// What record_flags() and record_multicore() do beyond the counts: the
+// extra counters of the flags (kPrefetchHit; kCoherenceMiss and
+// kFalseSharing when `coherence`) and, for an observed access (kObserved:
+// --classify-misses, --reuse-distance), the miss classes of the levels it
+// missed and its reuse distance on the current core's stack.
+void record_events(u64 addr, u32 r, bool coherence);
 // The same with the flags the general machine returned (CoherentMachine.h):
 // a prefetch hit also counts in the structure's Dpf column.
 inline void record_flags(u64 addr, AccessKind kind, u32 r) {
     if (g_on) {
         g_mon.record_current(addr, kind, r & kDepthMask);
-        if (r & kPrefetchHit) g_mon.record_extra(addr, 1u << kExtraPrefetchHit);
+        if (r & (kPrefetchHit | kObserved)) record_events(addr, r, false);
     }
 }
 // A translation of the page of addr that missed DTLB1 (depth 1) or every
@@ -54,6 +62,8 @@ void set_thread(ThreadId tid);
 // `slot` of the outermost team). Its rows are numbered slot + 1, so the
 // initial thread (Valgrind thread 1) and slot 0 share one row.
 void set_replay_thread(u32 slot);
+// Replay: the accesses from now on are simulated on `core` (its reuse stack).
+void set_core(u32 core);
 // The document gets the coherence columns (Dcm Dfs) from now on.
 void enable_coherence_columns();
 

@@ -213,6 +213,13 @@ void mark_owner(IRSB* out, omp::CodeOwner owner) {
 
 void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
 
+void instrument_monitor_started() {
+    if (!g_cfg.fast_helpers) return;
+    g_cfg.fast_helpers = false;
+    g_cfg.helpers = sim::hierarchy_helpers();
+    VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
+}
+
 IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
                  const VexGuestExtents* vge, const VexArchInfo*, IRType gWordTy, IRType hWordTy) {
     if (gWordTy != hWordTy) VG_(tool_panic)((HChar*)"host/guest word size mismatch");

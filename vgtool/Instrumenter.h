@@ -24,7 +24,14 @@ struct InstrumentConfig {
     // instruction's cost centre and `i1_fetch_refs`. Such fetches are
     // counted inline, without a helper call. Null: every fetch is simulated.
     ULong* i1_fetch_refs;
+    // `helpers` are sim::fast_helpers(), which test L1's most recently used
+    // way first and so skip what the monitor needs on every access.
+    bool fast_helpers;
 };
+
+// A structure became monitored: from now on every access goes to helpers
+// that tell the monitor (existing translations are discarded).
+void instrument_monitor_started();
 
 void instrument_init(const InstrumentConfig& cfg);
 

@@ -3,9 +3,11 @@
 #include "CoreSim.h"
 #include "OspgAnalysis.h"
 #include "OspgBuilder.h"
+#include "OutputFiles.h"
 #include "ProfileWriter.h"
 #include "RegionTable.h"
 #include "ToolArray.h"
+#include "Warnings.h"
 
 namespace ompsim {
 namespace ospgsvc {
@@ -242,12 +244,20 @@ void finish() {
     if (n > ospg::Builder::kMaxSlots) n = ospg::Builder::kMaxSlots;
     for (u32 s = 0; s < n; ++s) now[s] = sample(s);
     g_b.finish(now, n);
-    if (g_b.anomalies())
+    if (g_b.anomalies()) {
         VG_(umsg)("warning: the OSPG met %u OpenMP events it could not place (a barrier outside a team, "
                   "units nested deeper than %u...); its figures may be off\n",
                   g_b.anomalies(), ospg::Builder::kMaxDepth);
-    if (g_b.graph().full())
+        warnings::note("ospg-anomalies", nullptr, ospg::Builder::kMaxDepth,
+                       "the OSPG met OpenMP events it could not place (a barrier outside a team, units nested "
+                       "deeper than the limit...): the <parallelism> figures may be off");
+    }
+    if (g_b.graph().full()) {
         VG_(umsg)("warning: the OSPG reached --ospg-max-nodes=%u: later work is counted as lost\n", g_opt.max_nodes);
+        warnings::note("ospg-max-nodes", "--ospg-max-nodes", g_opt.max_nodes,
+                       "the OSPG reached its node limit: later work got no W node and is counted as lost-work "
+                       "in <parallelism complete=\"false\">");
+    }
 }
 
 namespace {
@@ -272,11 +282,9 @@ void put_attr(VgFile* fp, const HChar* attr, const HChar* v) {
 }
 
 void write_log(const ospg::Graph& g, const u32* number) {
-    VgFile* fp = VG_(fopen)(g_opt.log, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (!fp) {
-        VG_(umsg)("error: --ospg-log: cannot write '%s'\n", g_opt.log);
-        return;
-    }
+    outfiles::Output out;  // whole or not at all (vgtool/OutputFiles.h)
+    if (!outfiles::open(out, "--ospg-log", g_opt.log)) return;
+    VgFile* fp = out.fp;
     VG_(fprintf)(fp, "ompsim-ospg 1\nprogram %s\nmeasure %s\nburden %llu\ncomplete %s %llu %llu\n",
                  VG_(args_the_exename) ? VG_(args_the_exename) : "", g_opt.instructions ? "instructions" : "cycles",
                  g_opt.burden, g.full() ? "no" : "yes", g_b.lost_cycles(), g_b.lost_instr());
@@ -313,7 +321,7 @@ void write_log(const ospg::Graph& g, const u32* number) {
     for (u32 d = 0; d < g.dependence_count(); ++d)
         VG_(fprintf)(fp, "D %u %u\n", g.dependence(d).from, g.dependence(d).to);
     VG_(fprintf)(fp, "end\n");
-    VG_(fclose)(fp);
+    outfiles::commit(out, "end");
 }
 
 }  // namespace
@@ -326,7 +334,8 @@ void put_parallelism(VgFile* fp, const u32* number) {
     o.burden = (double)g_opt.burden;
     ospg::Analysis a;
     if (!a.run(g, o, kAlloc)) return;
-    bool write_the_log = g_opt.log && g_finished;
+    // An empty name: a forked process whose log name (without %p) is its parent's.
+    bool write_the_log = g_opt.log && g_opt.log[0] && g_finished;
     u32 wnodes = 0;
     for (u32 i = 0; i < g.size(); ++i) wnodes += g[i].kind == ospg::kW;
     VG_(fprintf)(fp,

@@ -1,10 +1,12 @@
 #include "ProfileWriter.h"
 
 #include "DataStructures.h"
+#include "OutputFiles.h"
 #include "RegionsWriter.h"
 #include "Reports.h"
 #include "SimHelpers.h"
 #include "ThreadsWriter.h"
+#include "Warnings.h"
 
 namespace ompsim {
 
@@ -178,6 +180,11 @@ void put_stats_open(VgFile* fp, const HChar* indent, const HChar* name, const Le
                          "prefetches-useful=\"%llu\" prefetches-polluting=\"%llu\"",
                      (ULong)s.refs[kPrefetch], (ULong)s.misses[kPrefetch], (ULong)s.prefetches_issued,
                      (ULong)s.prefetches_useful, (ULong)s.prefetches_polluting);
+    // --classify-misses: the four classes of the demand misses.
+    if (!sim::g_config.cachegrind && sim::g_machine.classifying())
+        VG_(fprintf)(fp, " miss-compulsory=\"%llu\" miss-capacity=\"%llu\" miss-conflict=\"%llu\" miss-coherence=\"%llu\"",
+                     (ULong)s.miss_class[kCompulsory], (ULong)s.miss_class[kCapacity],
+                     (ULong)s.miss_class[kConflict], (ULong)s.miss_class[kCoherenceClass]);
 }
 
 void put_line_costs(VgFile* fp, const LineCC& cc, const HierarchyConfig& cfg) {
@@ -205,11 +212,9 @@ ULong cycles_of(const LineCC& cc, const HierarchyConfig& cfg) {
 
 bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig& cfg,
                    const HChar* machine_name, LineCC** ccs, UInt n) {
-    VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (!fp) {
-        VG_(umsg)("error: cannot write the profile document '%s'\n", path);
-        return false;
-    }
+    outfiles::Output out;
+    if (!outfiles::open(out, "--output-file", path)) return false;
+    VgFile* fp = out.fp;
     int ne = event_count(cfg);
     Costs c;
 
@@ -231,6 +236,7 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     }
     VG_(fprintf)(fp, "</command>\n");
     put_determinism(fp, omp::options());
+    warnings::put_xml(fp);  // the limits the run reached (docs/limits.md)
     VG_(fprintf)(fp, "  </run>\n");
 
     VG_(fprintf)(fp, "  <machine name=\"");
@@ -344,7 +350,8 @@ bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig&
     ds::write_xml(fp, cfg, ds_events);
     put_region_profile(fp, cfg);
     VG_(fprintf)(fp, "</ompsim-profile>\n");
-    VG_(fclose)(fp);
+    // Only a document that reached the disk whole is announced.
+    if (!outfiles::commit(out, "</ompsim-profile>")) return false;
     if (VG_(clo_verbosity) > 0) VG_(umsg)("Profile document: %s\n", path);
     return true;
 }

@@ -19,8 +19,8 @@ struct RunInfo {
     ULong dump;                // dumps written before this document
 };
 
-// Writes the document to `path`; false (and a message on stderr) if the file
-// cannot be written.
+// Writes the document to `path` (through outfiles: whole or not at all);
+// false (and one line on stderr) if it cannot be written.
 bool write_profile(const HChar* path, const RunInfo& run, const HierarchyConfig& cfg,
                    const HChar* machine_name, LineCC** ccs, UInt n);
 

@@ -6,6 +6,7 @@
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
 #include "ToolArray.h"
+#include "Warnings.h"
 
 namespace ompsim {
 
@@ -625,6 +626,9 @@ void advance() {
                               "threads were replayed out of the canonical order",
                               (ULong)stream::bytes_limit());
                 not_deterministic(msg);
+                warnings::note("stream-buffer", "--stream-buffer", stream::bytes_limit(),
+                               "the replay's event buffers filled up: threads were replayed out of the canonical "
+                               "order, so the figures depend on timing (deterministic=\"false\")");
                 continue;
             }
             break;

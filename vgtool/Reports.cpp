@@ -1,5 +1,6 @@
 #include "Reports.h"
 
+#include "OutputFiles.h"
 #include "SimHelpers.h"
 
 namespace ompsim {
@@ -142,14 +143,14 @@ void print_summary(const HierarchyConfig& cfg, const Totals& t) {
 
 bool write_cachegrind_file(const HChar* path_template, const HierarchyConfig& cfg, LineCC** ccs,
                            UInt n) {
-    HChar* path = VG_(expand_file_name)("--cachegrind-out-file", path_template);
-    VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_TRUNC | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (!fp) {
-        VG_(umsg)("error: cannot write the Cachegrind-format file '%s'\n", path);
+    const HChar* option = "--cachegrind-out-file";
+    HChar* path = VG_(expand_file_name)(option, path_template);
+    outfiles::Output out;
+    if (!outfiles::may_write(option, path_template, path, true) || !outfiles::open(out, option, path)) {
         VG_(free)(path);
         return false;
     }
-    VG_(free)(path);
+    VgFile* fp = out.fp;
     int levels = cfg.levels;
     for (int k = 0; k < levels; ++k) {
         for (int side = 0; side < 2; ++side) {
@@ -218,8 +219,9 @@ bool write_cachegrind_file(const HChar* path_template, const HierarchyConfig& cf
     VG_(fprintf)(fp, " %llu", t.dw);
     for (int k = 0; k < levels; ++k) VG_(fprintf)(fp, " %llu", misses_at(t.dw_served, levels, k));
     VG_(fprintf)(fp, "\n");
-    VG_(fclose)(fp);
-    return true;
+    bool ok = outfiles::commit(out, "summary: ");
+    VG_(free)(path);
+    return ok;
 }
 
 }  // namespace ompsim

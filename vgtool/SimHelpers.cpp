@@ -210,6 +210,129 @@ VG_REGPARM(3) void hier_ir_dm(InstrInfo* n, Addr a, UWord size) {
     hier_dm(n, a, size);
 }
 
+// ------------------------------------------------------------ fast (one core)
+// Copies of core 0's L1 geometry: one load each instead of the chain of
+// checks of CoherentMachine::access() (core in range, split, policy, power
+// of two sets). A hit on the MRU way is what access()'s inline path counts;
+// everything else goes to access() itself.
+
+CoherentMachine::L1View g_fi, g_fd;  // I1 (or the unified L1) and D1
+unsigned g_lb;                       // line bits
+
+inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
+    return l.keys + (block & l.set_mask) * l.assoc;
+}
+
+// The MRU test failed for one line: an LRU hit on another way of the set
+// is moved to the front here (what CoherentMachine::access_slow() does
+// first, without the two calls on the way there: stencil, whose three rows
+// share their sets, spent 28 % of its samples on that path); anything else
+// goes to the machine. Returns depth | flags.
+__attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc) {
+    if (l.lru && (kind != kWrite || l.write_back)) {
+        u64* keys = mru_key(l, b);
+        for (u32 i = 1; i < l.assoc; ++i) {
+            u64 k = keys[i];
+            if (!repl::key_matches(k, b)) continue;
+            if (kind == kWrite) k |= 1;
+            for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
+            keys[0] = k;
+            l.refs[kind]++;
+            return 0;
+        }
+        // Searched every way: memcopy spent 16 % of its samples searching
+        // missed sets, up to three times each.
+        return g_machine.access_demand(0, kind, b, ~0ull, pc);
+    }
+    return g_machine.access(0, kind, b, ~0ull, pc);
+}
+
+inline void fast_fetch1(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    u64 b = n->addr >> g_lb;
+    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1)) {
+        g_fi.refs[kFetch]++;
+        return;
+    }
+    count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
+}
+inline void fast_read(InstrInfo* n, Addr a, UWord size) {
+    LineCC* cc = n->cc;
+    cc->dr++;
+    u64 b = a >> g_lb;
+    if (__builtin_expect(((a + size - 1) >> g_lb) != b, 0)) {
+        hier_lines(kRead, cc->dr_served, a, size, n->addr);
+        return;
+    }
+    if (__builtin_expect(repl::key_matches(*mru_key(g_fd, b), b), 1)) {
+        g_fd.refs[kRead]++;
+        return;
+    }
+    count(cc->dr_served, fast_rest(g_fd, kRead, b, n->addr) & kDepthMask);
+}
+inline void fast_write(InstrInfo* n, Addr a, UWord size) {
+    LineCC* cc = n->cc;
+    cc->dw++;
+    u64 b = a >> g_lb;
+    if (__builtin_expect(((a + size - 1) >> g_lb) != b, 0)) {
+        hier_lines(kWrite, cc->dw_served, a, size, n->addr);
+        return;
+    }
+    u64* k = mru_key(g_fd, b);
+    if (__builtin_expect(repl::key_matches(*k, b) && g_fd.write_back, 1)) {
+        *k |= 1;  // dirty
+        g_fd.refs[kWrite]++;
+        return;
+    }
+    count(cc->dw_served, fast_rest(g_fd, kWrite, b, n->addr) & kDepthMask);
+}
+
+// An instruction that straddles two lines (or more, for long lines of
+// 16 B and 15-byte instructions): each line tested like a single one. In
+// the matrix multiply benchmark these were 10 % of the tool's samples
+// through hier_lines().
+VG_REGPARM(1) void fast_ir_gen(InstrInfo* n) {
+    LineCC* cc = n->cc;
+    cc->ir++;
+    u64 last = (n->addr + n->len - 1) >> g_lb;
+    for (u64 b = n->addr >> g_lb; b <= last; ++b) {
+        if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
+            g_fi.refs[kFetch]++;
+        else
+            count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
+    }
+}
+VG_REGPARM(1) void fast_ir1(InstrInfo* n) { fast_fetch1(n); }
+VG_REGPARM(2) void fast_ir2(InstrInfo* n, InstrInfo* n2) {
+    fast_fetch1(n);
+    fast_fetch1(n2);
+}
+VG_REGPARM(3) void fast_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
+    fast_fetch1(n);
+    fast_fetch1(n2);
+    fast_fetch1(n3);
+}
+VG_REGPARM(3) void fast_dr(InstrInfo* n, Addr a, UWord size) { fast_read(n, a, size); }
+VG_REGPARM(3) void fast_dw(InstrInfo* n, Addr a, UWord size) { fast_write(n, a, size); }
+VG_REGPARM(3) void fast_dm(InstrInfo* n, Addr a, UWord size) {
+    fast_read(n, a, size);
+    fast_write(n, a, size);
+}
+VG_REGPARM(3) void fast_ir_dr(InstrInfo* n, Addr a, UWord size) {
+    fast_fetch1(n);
+    fast_read(n, a, size);
+}
+VG_REGPARM(3) void fast_ir_dw(InstrInfo* n, Addr a, UWord size) {
+    fast_fetch1(n);
+    fast_write(n, a, size);
+}
+VG_REGPARM(3) void fast_ir_dm(InstrInfo* n, Addr a, UWord size) {
+    fast_fetch1(n);
+    fast_read(n, a, size);
+    fast_write(n, a, size);
+}
+
 // ------------------------------------------------------------ streaming
 // One 16-byte event per call (EventStream.h); when the chunk is full the
 // stream gets a new one and the replay catches up.
@@ -267,6 +390,20 @@ HelperTable hierarchy_helpers() {
         fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm),
         {"hier_ir1", "hier_ir2", "hier_ir3", "hier_ir_gen", "hier_ir_dr", "hier_ir_dw",
          "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm"}};
+    return t;
+}
+
+bool fast_helpers_ready() {
+    g_lb = g_machine.line_bits();
+    return g_icache && g_machine.l1_view(true, &g_fi) && g_machine.l1_view(false, &g_fd);
+}
+
+HelperTable fast_helpers() {
+    HelperTable t = {
+        fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr),
+        fn(fast_ir_dw), fn(fast_ir_dm), fn(fast_dr), fn(fast_dw), fn(fast_dm),
+        {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fast_ir_dr", "fast_ir_dw",
+         "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm"}};
     return t;
 }
 

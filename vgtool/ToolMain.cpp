@@ -7,18 +7,24 @@
 #include "MachineConfig.h"
 #include "OmpEvents.h"
 #include "OmpIntake.h"
+#include "OptionValues.h"
 #include "OspgService.h"
+#include "OutputFiles.h"
 #include "ProfileWriter.h"
 #include "RegionService.h"
 #include "Replay.h"
 #include "Reports.h"
 #include "SimHelpers.h"
+#include "Termination.h"
 #include "CoreSim.h"
 #include "ompsim.h"
 
 extern "C" {
 #include "pub_tool_transtab.h"
 #include "pub_tool_vkiscnums.h"
+// Valgrind 3.19's core (m_transtab.c), not in the tool headers: see
+// pre_thread_create.
+extern Bool vgPlain_ok_to_discard_translations;
 }
 
 namespace ompsim {
@@ -34,10 +40,10 @@ const HChar* g_cachegrind_out;  // --cachegrind-out-file, null = none
 ospgsvc::Options g_ospg;         // --ospg, --ospg-work, --ospg-burden, --ospg-max-nodes, --ospg-log
 const HChar* g_ospg_log;         // --ospg-log as given (%p not expanded)
 const HChar* g_output_file;     // --output-file, the profile document
+bool g_output_overwrite;        // --output-overwrite: names without %p may replace files
+HChar* g_ospg_log_path;         // --ospg-log expanded (re-expanded in a forked child)
 bool g_collect_at_start;        // --collect-atstart
 bool g_collecting;              // instrumentation is on
-bool g_exited;                  // the client called exit/exit_group
-Int g_exit_status;
 ULong g_dumps;                  // documents written by OMPSIM_DUMP
 ds::Options g_ds;               // --monitor, --histogram-*, --monitor-slots
 omp::Options g_omp;             // --simulate-runtime, --trace-omp
@@ -49,41 +55,6 @@ InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch whe
 
 void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
 void tool_release(void*, void* p) { VG_(free)(p); }
-
-bool starts_with(const HChar* s, const HChar* prefix) {
-    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
-}
-
-bool yes_no_option(const HChar* arg, const HChar* name, bool* out) {
-    SizeT n = VG_(strlen)(name);
-    if (VG_(strncmp)(arg, name, n) != 0 || arg[n] != '=') return false;
-    const HChar* v = arg + n + 1;
-    if (VG_(strcmp)(v, "yes") == 0)
-        *out = true;
-    else if (VG_(strcmp)(v, "no") == 0)
-        *out = false;
-    else {
-        HChar msg[120];
-        VG_(snprintf)(msg, sizeof msg, "%s: expected yes or no", name);
-        fatal_user_error(msg);
-    }
-    return true;
-}
-
-// --NAME=N with lo <= N <= hi (a whole number).
-bool number_option(const HChar* arg, const HChar* name, ULong lo, ULong hi, ULong* out) {
-    SizeT n = VG_(strlen)(name);
-    if (VG_(strncmp)(arg, name, n) != 0 || arg[n] != '=') return false;
-    HChar* end = nullptr;
-    Long v = VG_(strtoll10)(arg + n + 1, &end);
-    if (!arg[n + 1] || *end || v < (Long)lo || (ULong)v > hi) {
-        HChar msg[160];
-        VG_(snprintf)(msg, sizeof msg, "%s: expected a whole number from %llu to %llu", name, lo, hi);
-        fatal_user_error(msg);
-    }
-    *out = (ULong)v;
-    return true;
-}
 
 Bool process_option(const HChar* arg) {
     ErrorText err;
@@ -97,31 +68,24 @@ Bool process_option(const HChar* arg) {
             break;
     }
     if (yes_no_option(arg, "--monitor", &g_ds.enabled)) return True;
-    if (starts_with(arg, "--histogram-lines=") || starts_with(arg, "--histogram-bins=") ||
-        starts_with(arg, "--monitor-slots=")) {
-        const HChar* eq = VG_(strchr)(arg, '=');
-        HChar* end = nullptr;
-        Long v = VG_(strtoll10)(eq + 1, &end);
-        HChar msg[200];
-        bool lines = starts_with(arg, "--histogram-lines=");
-        bool bins = starts_with(arg, "--histogram-bins=");
-        Long max = lines ? (Long)kMonitorMaxHistogramLines : bins ? (Long)kMonitorMaxBins : 1000000;
-        if (!eq[1] || *end || v < (lines || bins ? 1 : 0) || v > max ||
-            (lines && (v & (v - 1)) != 0)) {
-            VG_(snprintf)(msg, sizeof msg, "%.*s: expected %s from %d to %lld", (int)(eq - arg), arg,
-                          lines ? "a power of two" : "a whole number", lines || bins ? 1 : 0, max);
-            fatal_user_error(msg);
-        }
+    if (yes_no_option(arg, "--classify-misses", &g_ds.classify)) return True;
+    if (yes_no_option(arg, "--reuse-distance", &g_ds.reuse)) return True;
+    ULong num;
+    bool lines = power_of_two_option(arg, "--histogram-lines", 1, kMonitorMaxHistogramLines, &num);
+    bool bins = !lines && number_option(arg, "--histogram-bins", 1, kMonitorMaxBins, &num);
+    if (lines || bins) {
         // The two histogram modes exclude each other; a run that asked for
         // both would silently get one, so it is refused.
         if ((lines && g_ds.histogram_bins) || (bins && g_ds.histogram_lines))
             fatal_user_error("--histogram-lines and --histogram-bins: give one of them, not both");
-        if (lines) g_ds.histogram_lines = (u32)v;
-        else if (bins) g_ds.histogram_bins = (u32)v;
-        else g_ds.slots = (u32)v;
+        if (lines) g_ds.histogram_lines = (u32)num;
+        else g_ds.histogram_bins = (u32)num;
         return True;
     }
-    ULong num;
+    if (number_option(arg, "--monitor-slots", 0, 1000000, &num)) {
+        g_ds.slots = (u32)num;
+        return True;
+    }
     if (number_option(arg, "--quantum", 1, 100000000, &num)) {
         g_replay.quantum = (u32)num;
         return True;
@@ -130,24 +94,20 @@ Bool process_option(const HChar* arg) {
         g_replay.cores = (u32)num;
         return True;
     }
-    if (starts_with(arg, "--stream-buffer=")) {
-        u64 bytes = 0;
-        const HChar* v = arg + 16;
-        if (!parse_size(v, VG_(strlen)(v), bytes) || bytes < (1u << 20))
-            fatal_user_error("--stream-buffer: expected a size of at least 1M (like 512M or 2G)");
-        g_stream_buffer = bytes;
+    // At most 32G: Valgrind 3.19 on amd64 Linux holds the client and the
+    // tool in the low 64 GiB of the address space (aspacem's last free
+    // segment ends at 0x1001ffffff), so a larger buffer could never be filled.
+    if (size_option(arg, "--stream-buffer", 1ull << 20, 32ull << 30,
+                    "expected a size from 1M to 32G (like 512M or 2G)", &g_stream_buffer))
         return True;
-    }
-    if (starts_with(arg, "--event-flow=")) {
-        const HChar* v = arg + 13;
+    if (const HChar* v = option_value(arg, "--event-flow")) {
         g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
         if (!g_flow_components && VG_(strcmp)(v, "no") != 0)
             fatal_user_error("--event-flow: expected no or a comma list of region, callsite, size, partner, thread");
         return True;
     }
     if (yes_no_option(arg, "--ospg", &g_ospg.enabled)) return True;
-    if (starts_with(arg, "--ospg-work=")) {
-        const HChar* v = arg + 12;
+    if (const HChar* v = option_value(arg, "--ospg-work")) {
         if (VG_(strcmp)(v, "cycles") != 0 && VG_(strcmp)(v, "instructions") != 0)
             fatal_user_error("--ospg-work: expected cycles or instructions");
         g_ospg.instructions = VG_(strcmp)(v, "instructions") == 0;
@@ -161,38 +121,29 @@ Bool process_option(const HChar* arg) {
         g_ospg.max_nodes = (UInt)num;
         return True;
     }
-    if (starts_with(arg, "--ospg-log=")) {
-        g_ospg_log = arg + 11;
-        if (!g_ospg_log[0]) fatal_user_error("--ospg-log: expected a file name");
-        return True;
-    }
+    if (file_name_option(arg, "--ospg-log", &g_ospg_log)) return True;
     if (number_option(arg, "--rank", 0, 0x7fffffff, &num)) {
         g_rank = (Long)num;
         return True;
     }
     if (yes_no_option(arg, "--simulate-runtime", &g_omp.simulate_runtime)) return True;
     if (yes_no_option(arg, "--trace-omp", &g_omp.trace)) return True;
-    if (starts_with(arg, "--output-file=")) {
-        g_output_file = arg + 14;
-        if (!g_output_file[0]) fatal_user_error("--output-file: expected a file name");
-        return True;
-    }
+    if (file_name_option(arg, "--output-file", &g_output_file)) return True;
     if (yes_no_option(arg, "--collect-atstart", &g_collect_at_start)) return True;
-    if (starts_with(arg, "--cachegrind-out-file=")) {
-        g_cachegrind_out = arg + 22;
-        if (!g_cachegrind_out[0]) fatal_user_error("--cachegrind-out-file: expected a file name");
-        return True;
-    }
+    if (yes_no_option(arg, "--output-overwrite", &g_output_overwrite)) return True;
+    if (file_name_option(arg, "--cachegrind-out-file", &g_cachegrind_out)) return True;
     // Valgrind's core has already taken its own options; anything left that
     // we do not know is a mistake, reported on one line before the client runs.
-    HChar msg[200];
-    VG_(snprintf)(msg, sizeof msg, "unknown option '%s' (valgrind --tool=ompsim --help lists them)", arg);
+    HChar shown[100], msg[200];
+    printable(shown, sizeof shown, arg);
+    VG_(snprintf)(msg, sizeof msg, "unknown option '%s' (valgrind --tool=ompsim --help lists them)", shown);
     fatal_user_error(msg);
 }
 
 void print_usage() {
     VG_(printf)(
-        "    --machine=NAME            simulated machine: desktop (default), cachegrind, teaching\n"
+        "    --machine=NAME            simulated machine: desktop (default), cachegrind, teaching,\n"
+        "                              golden-cove, sapphire-rapids, zen3, zen4, zen5, host\n"
         "    --cache-config=FILE       read the cache hierarchy from FILE (docs/cache-config.md)\n"
         "    --L1=SIZE,ASSOC,LINE      both L1 caches (SIZE like 32K or 1.25M; ASSOC a number or 'full')\n"
         "    --L1I=... --L1D=...       instruction / data L1 (aliases --I1=, --D1=)\n"
@@ -203,14 +154,24 @@ void print_usage() {
         "    --L<k>-write=wb|wt        write-back+allocate or write-through+no-allocate\n"
         "    --L<k>-inclusion=nine|inclusive|exclusive\n"
         "    --L<k>-latency=CYCLES     --memory-latency=CYCLES  --cpi=X\n"
+        "    --L<k>-prefetch=none|LIST the level's prefetchers, from next-line, stride, stream [none]\n"
+        "    --L<k>-prefetch-degree=N  --L<k>-prefetch-table=N  --L<k>-prefetch-streams=N\n"
+        "    --DTLB1=ENTRIES,ASSOC     --DTLB2=...  data TLBs (ASSOC a number or 'full'; or none)\n"
+        "    --DTLB<k>-latency=CYCLES  --page-walk-latency=CYCLES  --tlb-page=4K|2M|1G [4K]\n"
+        "    --private-levels=N        levels private to each core [all but the last]\n"
+        "    --c2c-latency=CYCLES      --upgrade-latency=CYCLES  MESI penalties [first shared level's]\n"
         "    --icache=yes|no           simulate instruction fetches [yes]\n"
         "    --random-seed=N           seed of the random replacement policy [1]\n"
         "    --monitor=yes|no          count per data structure (globals, heap sites, named ranges) [no]\n"
         "    --histogram-lines=K       histogram over each structure in buckets of K cache lines\n"
         "    --histogram-bins=N        histogram over each structure in N equal portions\n"
         "    --monitor-slots=N         emulate a hardware monitor with N counter slots [0 = unlimited]\n"
+        "    --classify-misses=yes|no  split every cache's misses into compulsory, capacity, conflict\n"
+        "                              and coherence misses, per level and data structure [no]\n"
+        "    --reuse-distance=yes|no   reuse-distance histogram of every data structure [no]\n"
         "    --output-file=F           the profile document [ompsim.out.%%p.xml]\n"
         "                              (%%p = pid, %%q{VAR} = environment variable VAR)\n"
+        "    --output-overwrite=yes|no output names without %%p may replace existing files [no]\n"
         "    --collect-atstart=yes|no  simulate from the start, or from OMPSIM_START_COLLECTION [yes]\n"
         "    --cores=N                 simulated cores; 0 = one per thread [0]\n"
         "    --quantum=N               instructions per turn of the deterministic replay [1000]\n"
@@ -233,10 +194,14 @@ void print_debug_usage() { VG_(printf)("    (none)\n"); }
 
 // Reads the whole --cache-config file into Valgrind's heap.
 void load_config_file(const HChar* path) {
-    HChar msg[300];
+    // A configuration has a few dozen lines; the bound keeps a mistaken
+    // name (--cache-config=/dev/zero) from reading until memory runs out.
+    const SizeT kMaxConfigBytes = 1u << 20;
+    HChar msg[300], shown[200];
+    printable(shown, sizeof shown, path);
     SysRes r = VG_(open)(path, VKI_O_RDONLY, 0);
     if (sr_isError(r)) {
-        VG_(snprintf)(msg, sizeof msg, "--cache-config: cannot open '%s'", path);
+        VG_(snprintf)(msg, sizeof msg, "--cache-config: cannot open '%s'", shown);
         fatal_user_error(msg);
     }
     Int fd = sr_Res(r);
@@ -244,13 +209,21 @@ void load_config_file(const HChar* path) {
     HChar* buf = static_cast<HChar*>(VG_(malloc)("ompsim.config", cap + 1));
     for (;;) {
         if (len == cap) {
+            if (cap >= kMaxConfigBytes) {
+                HChar probe;
+                if (VG_(read)(fd, &probe, 1) == 0) break;  // exactly 1M
+                VG_(close)(fd);
+                VG_(snprintf)(msg, sizeof msg, "--cache-config: '%s' is larger than 1M, too large for a configuration file",
+                              shown);
+                fatal_user_error(msg);
+            }
             cap *= 2;
             buf = static_cast<HChar*>(VG_(realloc)("ompsim.config", buf, cap + 1));
         }
         Int got = VG_(read)(fd, buf + len, cap - len);
         if (got < 0) {
             VG_(close)(fd);
-            VG_(snprintf)(msg, sizeof msg, "--cache-config: cannot read '%s'", path);
+            VG_(snprintf)(msg, sizeof msg, "--cache-config: cannot read '%s'", shown);
             fatal_user_error(msg);
         }
         if (got == 0) break;
@@ -262,23 +235,6 @@ void load_config_file(const HChar* path) {
     error_clear(err);
     if (!builder_config_text(g_builder, path, buf, len, err)) fatal_user_error(err.text);
     // The builder keeps pointers into buf: it stays allocated for the run.
-}
-
-// An output file must be writable before the client runs: finding out at
-// exit would lose the whole run. Creating it now tests exactly that (the
-// document replaces it at exit).
-// Returns the path it created (to be removed if a later check fails).
-HChar* check_output_file(const HChar* option, const HChar* name_template, HChar* undo) {
-    HChar* path = VG_(expand_file_name)(option, name_template);
-    VgFile* fp = VG_(fopen)(path, VKI_O_CREAT | VKI_O_WRONLY, VKI_S_IRUSR | VKI_S_IWUSR);
-    if (!fp) {
-        if (undo) VG_(unlink)(undo);
-        HChar msg[400];
-        VG_(snprintf)(msg, sizeof msg, "%s: cannot create '%s' (missing or unwritable directory?)", option, path);
-        fatal_user_error(msg);
-    }
-    VG_(fclose)(fp);
-    return path;
 }
 
 // The rank an MPI launcher gave the process (Open MPI, PMIx, MPICH's PMI,
@@ -317,6 +273,12 @@ void post_clo_init() {
     InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
     if (g_cfg.cachegrind) {
+        // Cachegrind's model has one access per reference, not per line, and
+        // no per-core caches: nothing to classify or stack against.
+        if (g_ds.classify)
+            fatal_user_error("--classify-misses: not available with --machine=cachegrind (choose another machine)");
+        if (g_ds.reuse)
+            fatal_user_error("--reuse-distance: not available with --machine=cachegrind (choose another machine)");
         if (!sim::g_cg.init(g_cfg, a, err)) fatal_user_error(err.text);
         UInt min_line = sim::g_cg.min_line_size();
         // As Cachegrind: a register wider than the smallest line could make
@@ -339,13 +301,24 @@ void post_clo_init() {
     } else {
         u32 max_cores = g_replay.cores ? g_replay.cores : kMaxCores;
         if (!sim::g_machine.init(g_cfg, max_cores, a, err)) fatal_user_error(err.text);
+        // Both need every reference of L1 (I1 and D1, or D1 only) in the
+        // machine's slow path: its first-way hits stop being free, which
+        // also keeps the inline L1 tests below from applying.
+        if (g_ds.classify && !sim::g_machine.enable_classification(err)) fatal_user_error(err.text);
+        if (g_ds.reuse) sim::g_machine.enable_observation();
         sim::g_icache = g_cfg.icache;
         sim::g_tlb_on = g_cfg.tlb.levels > 0;
         ic.helpers = sim::hierarchy_helpers();
         ic.fetch_line_bits = sim::g_machine.line_bits();
         ic.fetch_exact_single_line_check = g_cfg.icache;
-        if (g_cfg.icache && g_cfg.split_l1 && g_cfg.i1.prefetch.kinds == 0)
+        if (g_cfg.icache && g_cfg.split_l1 && g_cfg.i1.prefetch.kinds == 0 && !g_ds.classify)
             ic.i1_fetch_refs = reinterpret_cast<ULong*>(sim::g_machine.fetch_refs_counter());
+        // One core, no TLB, no monitored structure: helpers that test L1's
+        // most recently used way first (SimHelpers.h).
+        if (!sim::g_tlb_on && !g_ds.enabled && !g_ds.classify && !g_ds.reuse && sim::fast_helpers_ready()) {
+            ic.helpers = sim::fast_helpers();
+            ic.fast_helpers = true;
+        }
     }
     instrument_init(ic);
     cost::init();
@@ -355,15 +328,38 @@ void post_clo_init() {
     ds::init(g_ds, g_cfg);
     epapi::init(g_cfg, sim::g_icache || g_cfg.cachegrind);
     g_collecting = g_collect_at_start;
-    // Last, so that a run refused for another reason leaves no empty file.
-    HChar* doc = check_output_file("--output-file", g_output_file, nullptr);
-    if (g_cachegrind_out) VG_(free)(check_output_file("--cachegrind-out-file", g_cachegrind_out, doc));
+    // Output files must be writable before the client runs: finding out at
+    // exit would lose the whole run. Claiming them (vgtool/OutputFiles.h)
+    // tests exactly that; last, so that a run refused for another reason
+    // leaves no empty file.
+    outfiles::set_overwrite(g_output_overwrite);
+    if (g_ospg_log && !g_ospg.enabled) fatal_user_error("--ospg-log: there is no OSPG to write with --ospg=no");
+    VG_(free)(outfiles::claim("--output-file", g_output_file));
+    if (g_cachegrind_out) VG_(free)(outfiles::claim("--cachegrind-out-file", g_cachegrind_out));
     if (g_ospg_log) {
-        if (!g_ospg.enabled) fatal_user_error("--ospg-log: there is no OSPG to write with --ospg=no");
-        g_ospg.log = check_output_file("--ospg-log", g_ospg_log, doc);
+        // Room for a forked child's longer pid (forked_child re-expands it).
+        HChar* log = outfiles::claim("--ospg-log", g_ospg_log);
+        g_ospg_log_path = static_cast<HChar*>(VG_(malloc)("ompsim.ospglog", VG_(strlen)(log) + 64));
+        VG_(strcpy)(g_ospg_log_path, log);
+        VG_(free)(log);
+        g_ospg.log = g_ospg_log_path;
     }
     ospgsvc::configure(g_ospg);
-    VG_(free)(doc);
+}
+
+// fork(): the child continues with the parent's state and writes its own
+// outputs at its exit, under names with its own pid. A name without %p is
+// the parent's: the child leaves it alone (OutputFiles.h).
+void forked_child(ThreadId) {
+    outfiles::forked();
+    if (!g_ospg_log_path) return;
+    if (!outfiles::has_pid(g_ospg_log) && !g_output_overwrite) {
+        g_ospg_log_path[0] = 0;  // OspgService writes no log with an empty name
+        return;
+    }
+    HChar* log = VG_(expand_file_name)("--ospg-log", g_ospg_log);
+    if (VG_(strlen)(log) < VG_(strlen)(g_ospg_log_path) + 64) VG_(strcpy)(g_ospg_log_path, log);
+    VG_(free)(log);
 }
 
 // Instrumentation is switched off (not merely skipped at run time) while
@@ -391,6 +387,7 @@ void start_streaming() {
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
     g_ic.i1_fetch_refs = nullptr;  // several cores: every fetch is simulated
+    g_ic.fast_helpers = false;
     g_ic.track_owner = !g_omp.simulate_runtime;
     instrument_init(g_ic);
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
@@ -415,8 +412,11 @@ HChar* output_path(ULong dump) {
 void write_document(const RunInfo& run) {
     UInt n = 0;
     LineCC** ccs = cost::sorted(&n);
-    HChar* path = output_path(run.termination[0] == 'd' ? run.dump + 1 : 0);
-    write_profile(path, run, g_cfg, g_machine_name, ccs, n);
+    bool dump = run.termination[0] == 'd';
+    HChar* path = output_path(dump ? run.dump + 1 : 0);
+    // Only the final document's name was claimed at start.
+    if (outfiles::may_write("--output-file", g_output_file, path, !dump))
+        write_profile(path, run, g_cfg, g_machine_name, ccs, n);
     VG_(free)(path);
     VG_(free)(ccs);
 }
@@ -505,17 +505,15 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     return True;
 }
 
-// Valgrind 3.19 gives fini() no exit code: the status comes from the
-// client's exit_group system call (glibc's exit and _exit, and the return
-// from main, all end in it); a run that ends without one was killed by a
-// signal, whose number the tool interface does not tell.
-void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
-    if (sysno == __NR_exit_group) {
-        g_exited = true;
-        g_exit_status = nargs > 0 ? (Int)(args[0] & 0xff) : 0;
-    }
+// Valgrind 3.19 gives fini() no exit code and no signal: Termination.h
+// reads them from the client's system calls.
+void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs) {
+    termination::pre_syscall(tid, sysno, args, nargs);
 }
-void post_syscall(ThreadId, UInt, UWord*, UInt, SysRes) {}
+void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res) {
+    termination::post_syscall(tid, sysno, args, nargs, res);
+}
+void pre_deliver_signal(ThreadId tid, Int sig, Bool) { termination::pre_deliver_signal(tid, sig); }
 
 void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
 void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
@@ -530,7 +528,18 @@ void start_client_code(ThreadId tid, ULong) {
 void pre_thread_create(ThreadId parent, ThreadId child) {
     // Valgrind also announces the initial thread (parent 0).
     if (parent == 0) return;
+    // A plain pthread_create (no OpenMP runtime, no client request before
+    // it) starts streaming here, inside the clone system call. Valgrind's
+    // core allows discarding translations only while it runs a client
+    // request (the flag below; a discard from a helper called by generated
+    // code would free the running block); the clone wrapper runs outside
+    // generated code as a client request does, so the discard is as safe.
+    // Without this every program creating a POSIX thread stopped the tool
+    // with "Assertion 'VG_(ok_to_discard_translations)' failed".
+    Bool was = vgPlain_ok_to_discard_translations;
+    vgPlain_ok_to_discard_translations = True;
     start_streaming();
+    vgPlain_ok_to_discard_translations = was;
     omp::thread_created(parent, child);
 }
 
@@ -539,7 +548,8 @@ void pre_thread_exit(ThreadId tid) { omp::thread_exiting(tid); }
 void fini(Int /*exitcode*/) {
     omp::close_all();
     replay::finish();
-    RunInfo run = {g_exited, g_exited ? "exit" : "signal", g_exited ? g_exit_status : 0, 0, "final",
+    bool exited = termination::exited();
+    RunInfo run = {exited, exited ? "exit" : "signal", termination::exit_status(), termination::signal(), "final",
                    g_dumps};
     write_document(run);
     UInt n = 0;
@@ -554,6 +564,9 @@ void fini(Int /*exitcode*/) {
         print_summary(g_cfg, t);
     }
     VG_(free)(ccs);
+    // An output that could not be written is a failed run (the message is
+    // out): status 1, unless the program's own status already says failure.
+    if (outfiles::any_failed() && exited && termination::exit_status() == 0) VG_(exit)(1);
 }
 
 void pre_clo_init() {
@@ -583,15 +596,17 @@ void pre_clo_init() {
     VG_(track_start_client_code)(start_client_code);
     VG_(track_pre_thread_ll_create)(pre_thread_create);
     VG_(track_pre_thread_ll_exit)(pre_thread_exit);
+    VG_(atfork)(nullptr, nullptr, forked_child);
+    VG_(track_pre_deliver_signal)(pre_deliver_signal);
 
     builder_reset(g_builder);
     g_machine_name = nullptr;
     g_cachegrind_out = nullptr;
     g_output_file = "ompsim.out.%p.xml";
+    g_output_overwrite = false;
+    g_ospg_log_path = nullptr;
     g_collect_at_start = true;
     g_collecting = true;
-    g_exited = false;
-    g_exit_status = 0;
     g_dumps = 0;
     // Off by default until sir/ and ompsim-report read <data-structures>
     // (issue 4 in progress): --monitor=yes enables it.
@@ -599,6 +614,8 @@ void pre_clo_init() {
     g_ds.histogram_lines = 0;
     g_ds.histogram_bins = 0;
     g_ds.slots = 0;
+    g_ds.classify = false;
+    g_ds.reuse = false;
     g_omp.simulate_runtime = false;
     g_omp.trace = false;
     g_replay.quantum = 1000;

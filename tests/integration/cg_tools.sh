@@ -8,6 +8,7 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
 for mode in "--machine=cachegrind" "--machine=desktop"; do
+  rm -f "$t/a" "$t/a.xml" "$t/b" "$t/b.xml"  # names without %p are never overwritten
   "$runner" -q $mode --output-file="$t/a.xml" --cachegrind-out-file="$t/a" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
   "$runner" -q $mode --output-file="$t/b.xml" --cachegrind-out-file="$t/b" "$prog" >/dev/null 2>"$t/err" || { echo "FAIL: run $mode"; cat "$t/err"; exit 1; }
   if cg_annotate --auto=yes "$t/a" "$src" >"$t/ann" 2>"$t/err" && grep -q "Events recorded" "$t/ann" &&

@@ -45,6 +45,8 @@ def check(ok, what):
 
 def run(mode, threads, *opts):
     out = os.path.join(tmp, "%s.%d.xml" % (mode, threads))
+    if os.path.exists(out):  # a run again: names without %p are never overwritten
+        os.remove(out)
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     r = subprocess.run([runner, "-q", "--ospg-work=instructions", "--output-file=" + out] + list(opts)
                        + [prog, mode], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

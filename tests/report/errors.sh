@@ -1,7 +1,8 @@
 #!/bin/sh
 # errors.sh REPORT_BINARY SRCDIR: invalid documents and bad command lines.
-# A truncated copy of tests/sir/minimal.xml, an empty file, foreign XML and a
-# missing file make every command exit 2 with one line
+# A truncated copy of tests/sir/minimal.xml, an empty file, foreign XML, an
+# HTML page, compressed, binary and future-version documents, a Cachegrind
+# out file and a missing file make every command exit 2 with one line
 # "ompsim-report: FILE[:LINE]: message" on stderr and nothing on stdout;
 # unknown commands and options exit 2; --help exits 0.
 report=$1 srcdir=$2
@@ -40,6 +41,24 @@ if [ -d "$srcdir/tests/sir/bad" ]; then
   done
   ok "$n invalid fixtures exit 2"
 fi
+
+# Foreign, binary and future-version documents (issue 10): the message says
+# what the file is, and binary bytes are shown in hex, never raw.
+bad_dir=$srcdir/tests/sir/bad
+run "$report" summary "$bad_dir/foreign-html.xml"
+expect_error "HTML page" 'foreign-html\.xml: not an ompsim profile \(root element is <html>\)$'
+run "$report" export "$bad_dir/gzip.xml" --format=json
+expect_error "gzip-compressed document" 'gzip\.xml:1: not an XML document \(gzip-compressed data; decompress it first: it starts with bytes 1F 8B '
+run "$report" annotate "$bad_dir/binary-elf.xml"
+expect_error "the program instead of its profile" 'binary-elf\.xml:1: not an XML document \(an ELF executable or library, not its profile: it starts with bytes 7F 45 4C 46 '
+run "$report" arrays "$bad_dir/binary-junk.xml"
+expect_error "binary junk" 'binary-junk\.xml:1: not an XML document \(binary data: it starts with bytes 67 61 72 62 61 67 65 00 \.\.\.\)$'
+if [ "$(tr -d '\11\12\40-\176' <"$tmp/err" | wc -c)" -eq 0 ]; then ok "binary junk: the message is printable ASCII"
+else bad "binary junk: the message has raw bytes"; fi
+run "$report" diff "$fixture" "$bad_dir/future-version.xml"
+expect_error "future version (diff NEW)" 'future-version\.xml:2: format version 2 is newer than this ompsim-report understands \(1\); upgrade ompsim$'
+run "$report" summary "$srcdir/tests/sir/bad/not-xml.xml"
+expect_error "Cachegrind out file" "not-xml\.xml:1: not an XML document \(it starts with 'desc: "
 
 run "$report"
 expect_error "no command" '^ompsim-report: '

@@ -180,6 +180,20 @@ TEST(ValidateGeneral, SizeZero) {
     expect_error(c, "L3: size must not be 0");
 }
 
+// At most 2^28 lines per level (kMaxLevelLines): 16 GiB of 64 B lines is
+// the largest L3, one more set of 16 lines is refused; 1 TiB of 16 B lines
+// is 2^36 lines.
+TEST(ValidateGeneral, LinesPerLevelLimit) {
+    HierarchyConfig c = general();
+    c.level[2] = lvl(u64(16) << 30, 16, 64);
+    expect_ok(c);
+    c.level[2] = lvl((u64(16) << 30) + 16 * 64, 16, 64);
+    expect_error(c, "L3: size 17179870208 B is 268435472 lines, more than the 268435456 a level may hold");
+    c.level[2] = lvl(u64(1) << 40, 16, 16);
+    c.i1.line = c.level[0].line = c.level[1].line = 16;
+    expect_error(c, "L3: size 1099511627776 B is 68719476736 lines, more than the 268435456 a level may hold");
+}
+
 TEST(ValidateGeneral, AssocZero) {
     HierarchyConfig c = general();
     c.i1.assoc = 0;

@@ -11,14 +11,13 @@
 #include <vector>
 
 #include "EventFlow.h"
+#include "TrackingAllocator.h"
 
 using namespace ompsim;
 using namespace ompsim::flow;
 
 namespace {
 
-void* host_alloc(void*, size_t n) { return std::malloc(n); }
-void host_free(void*, void* p) { std::free(p); }
 
 Event point(u32 name, u32 site, u64 size, int64_t partner = -1, u32 node = 0) {
     return Event{name, true, partner >= 0, node, site, size, partner};
@@ -26,10 +25,9 @@ Event point(u32 name, u32 site, u64 size, int64_t partner = -1, u32 node = 0) {
 Event entry(u32 region, u32 node) { return Event{region, false, false, node, kNoSite, 0, 0}; }
 
 struct Flow {
+    TrackingAllocator heap;  // before f: frees f's tables after f is gone
     EventFlow f;
-    explicit Flow(u32 components = kDefaultComponents) {
-        EXPECT_TRUE(f.init(Allocator{host_alloc, host_free, nullptr}, components));
-    }
+    explicit Flow(u32 components = kDefaultComponents) { EXPECT_TRUE(f.init(heap.get(), components)); }
     // (from, to, thread) -> count
     std::map<std::tuple<u32, u32, u32>, u64> edges() const {
         std::map<std::tuple<u32, u32, u32>, u64> m;

@@ -513,6 +513,15 @@ TEST(Options, LongValuesAreShortenedInMessages) {
               "--L2-replacement: '" + std::string(48, 'x') + "...' is not lru, fifo, plru or random");
 }
 
+// A message is one line: control characters of echoed text print as '?'.
+TEST(Options, ControlCharactersAreEchoedAsQuestionMarks) {
+    EXPECT_EQ(option_error("--L2=1\nM,8,64"), "--L2: bad size '1?M' (e.g. 32768, 32K, 1.25M, 2MiB)");
+    EXPECT_EQ(option_error("--L2-replacement=l\tr\x7fu"),
+              "--L2-replacement: 'l?r?u' is not lru, fifo, plru or random");
+    EXPECT_EQ(file_error("L2 = 1M, e\x01ight, 64\n", "lab\n.cfg"),
+              "lab?.cfg:1: L2: bad associativity 'e?ight' (a number of ways or full)");
+}
+
 TEST(Options, AtMost64Overrides) {
     MachineBuilder b;
     builder_reset(b);

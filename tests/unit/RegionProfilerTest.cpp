@@ -10,20 +10,20 @@
 #include <vector>
 
 #include "RegionProfiler.h"
+#include "TrackingAllocator.h"
 
 using namespace ompsim;
 using namespace ompsim::regions;
 
 namespace {
 
-void* host_alloc(void*, size_t n) { return std::malloc(n); }
-void host_free(void*, void* p) { std::free(p); }
 
 // Drives a profiler with one counter word (instructions) per thread.
 struct Driver {
+    TrackingAllocator heap;  // before p: frees p's tables after p is gone
     RegionProfiler p;
     std::map<u32, u64> instr;
-    Driver() { EXPECT_TRUE(p.init(Allocator{host_alloc, host_free, nullptr}, 1)); }
+    Driver() { EXPECT_TRUE(p.init(heap.get(), 1)); }
     void ev(u32 thread, RegionEvent e, u64 cycles, u32 region = kNoRegion, RegionType type = kUser, u64 team = 0,
             u32 flag = 0) {
         u64 w = instr[thread] = cycles;  // one instruction per cycle

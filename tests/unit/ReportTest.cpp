@@ -601,7 +601,7 @@ TEST(ReportMulticore, CsvTables) {
     EXPECT_EQ(error_of([&] { export_csv(plain, "coherence"); }),
               "the document has no coherence totals (a run without cache coherence); --table=coherence");
     EXPECT_EQ(error_of([&] { export_csv(d, "regions"); }),
-              "--table must be lines, threads, cores, coherence, prefetch or tlbs, not 'regions'");
+              "--table must be lines, threads, cores, coherence, prefetch, tlbs, classes, reuse or mrc, not 'regions'");
     std::ostringstream out;
     EXPECT_EQ(error_of([&] { export_document(d, "json", out, "threads"); }),
               "--table applies to --format=csv only (json has every part, callgrind the lines)");

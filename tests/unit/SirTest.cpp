@@ -1195,9 +1195,57 @@ const std::vector<BadFile>& bad_files() {
         {"tlb-three-levels.xml", 14,
          "<tlbs>: a third <tlb> (one or two TLB levels: DTLB1, then DTLB2)",
          true},
+        // Miss classes and reuse distances (tests/sir/classify.xml, one defect each).
+        {"classify-cache-sum.xml", 15,
+         "<cache-stats>: miss-compulsory (2), miss-capacity (2), miss-conflict (1) and miss-coherence (0) add up to 5, "
+         "not to the demand misses fetch-misses + read-misses + write-misses (4); every demand miss is in one class",
+         false},
+        {"classify-cache-partial.xml", 16,
+         "<cache-stats>: no attribute 'miss-compulsory' but <cache-stats name=\"I1\"> has it (all four on every "
+         "<cache-stats> or on none)",
+         false},
+        {"classify-ds-sum.xml", 30,
+         "<costs>: D2comp + D2cap + D2conf + D2coh (12) do not equal D2mr + D2mw (11); every miss of a structure is in "
+         "one class",
+         false},
+        {"classify-ds-thread-sum.xml", 31,
+         "<costs>: D1comp + D1cap + D1conf + D1coh (36) do not equal D1mr + D1mw (35); every miss of a structure is in "
+         "one class",
+         false},
+        {"classify-ds-columns.xml", 28,
+         "<data-structures>: attribute 'events' does not end in the miss classes of every level ('D1comp D1cap D1conf "
+         "D1coh D2comp D2cap D2conf D2coh'): 'Dr D1mr D2mr Dw D1mw D2mw D1comp D1cap D...'",
+         false},
+        {"reuse-sum.xml", 53, "<reuse-distance>: cold (17) and the bins (24) add up to 41, not to accesses (40)", false},
+        {"reuse-accesses.xml", 64, "<reuse-distance>: accesses (7) is not the structure's Dr + Dw (6)", false},
+        {"reuse-bin.xml", 41, "<bin>: min 3 max 5 is not a bin (0-0, 1-1, 2-3, 4-7, ...)", false},
+        {"reuse-bin-order.xml", 55, "<bin>: min 2 does not come after the bin before it (bins ascending, each once)",
+         false},
+        {"reuse-bin-zero.xml", 40, "<bin>: count is 0 (only bins with references are listed)", true},
         {"cache-stats-order.xml", 14,
          "<cache-stats>: name 'D1' where <machine> has cache 'I1' (one per cache, in <machine> order)", false},
         {"duplicate-event.xml", 11, "<events>: event 'D1mw' is listed twice", false},
+        // Foreign and corrupt files (issue 10): what a user may hand over by
+        // mistake is named, binary bytes are shown in hex (never raw).
+        {"binary-elf.xml", 1,
+         "not an XML document (an ELF executable or library, not its profile: it starts with bytes "
+         "7F 45 4C 46 02 01 01 00 ...)",
+         true},
+        {"binary-junk.xml", 1, "not an XML document (binary data: it starts with bytes 67 61 72 62 61 67 65 00 ...)",
+         true},
+        {"gzip.xml", 1,
+         "not an XML document (gzip-compressed data; decompress it first: it starts with bytes "
+         "1F 8B 08 00 00 00 00 00 ...)",
+         true},
+        {"utf16.xml", 1,
+         "not an XML document (UTF-16 text; ompsim documents are UTF-8: convert it with iconv -t UTF-8)", true},
+        {"foreign-html.xml", 0, "not an ompsim profile (root element is <html>)", true},
+        // Cut inside the attribute name "mem(ory-latency)" of <machine> (line 6):
+        // an attribute error, and the file does not end in '>'.
+        {"truncated-in-tag.xml", 6,
+         "XML error: malformed or repeated attribute in <machine> (XML_ERROR_PARSING_ATTRIBUTE) (the file may be "
+         "truncated)",
+         true},
         {"empty.xml", 0, "empty file", true},
         {"foreign-root.xml", 0, "not an ompsim profile (root element is <svg>)", true},
         {"future-version.xml", 2,
@@ -1381,12 +1429,34 @@ TEST(SirBad, Messages) {
          "(the file may be truncated)"},
         {"<?xml version=\"1.0\"?>\n<!-- nothing else -->\n",
          "doc.xml:2: XML error: the file ends before the root element (the file may be truncated)"},
+        // Binary files: their first bytes in hex, a few formats named.
         {std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(9, '\0'),
-         "doc.xml:1: not an XML document (it starts with '?ELF" + std::string(12, '?') + "')"},
+         "doc.xml:1: not an XML document (an ELF executable or library, not its profile: it starts with bytes "
+         "7F 45 4C 46 02 01 01 00 ...)"},
+        {std::string("\x1f\x8b\x08\x00", 4), "doc.xml:1: not an XML document (gzip-compressed data; decompress it "
+                                              "first: it starts with bytes 1F 8B 08 00)"},
+        {"BZh9" + std::string(1, '\0'), "doc.xml:1: not an XML document (bzip2-compressed data; decompress it first: "
+                                        "it starts with bytes 42 5A 68 39 00)"},
+        {std::string("\xff\xfe<\0?\0", 6), "doc.xml:1: not an XML document (UTF-16 text; ompsim documents are UTF-8: "
+                                            "convert it with iconv -t UTF-8)"},
+        {std::string("\0<\0?", 4), "doc.xml:1: not an XML document (UTF-16 text; ompsim documents are UTF-8: "
+                                   "convert it with iconv -t UTF-8)"},
+        // Text that is not UTF-8 near its end is not called binary; the
+        // excerpt shows the bytes that are not UTF-8 as '?'.
+        {"abc\xff\xfe", "doc.xml:1: not an XML document (it starts with 'abc?" "?')"},
+        {"caf\xc3\xa9 \xed\xa0\x80", "doc.xml:1: not an XML document (it starts with 'caf\xc3\xa9 ?" "?" "?')"},
         {" \n\t\n", "doc.xml: empty file"},
         {"\xEF\xBB\xBF\n", "doc.xml: empty file"},
         {"", "doc.xml: empty file"},
-        {"<a><b></a>", "doc.xml:1: XML error: the end tag of <b> does not match it (XML_ERROR_MISMATCHED_ELEMENT)"},
+        {"<ompsim-profile><b></ompsim-profile>",
+         "doc.xml:1: XML error: the end tag of <b> does not match it (XML_ERROR_MISMATCHED_ELEMENT)"},
+        // Other XML, even when not well-formed, is named by its root element;
+        // a file cut inside the root's name is truncated, whatever it was.
+        {"<a><b></a>", "doc.xml: not an ompsim profile (root element is <a>)"},
+        {"<?xml version=\"1.0\"?>\n<!DOCTYPE html>\n<!-- x -->\n<html><br></html>",
+         "doc.xml: not an ompsim profile (root element is <html>)"},
+        {"<ompsim-prof", "doc.xml:1: XML error: malformed tag in <ompsim-prof> (XML_ERROR_PARSING_ELEMENT) (the file "
+                         "may be truncated)"},
         {"<ompsim-profile\n",
          "doc.xml:1: XML error: malformed tag in <ompsim-profile> (XML_ERROR_PARSING_ELEMENT) (the file may be "
          "truncated)"},

@@ -167,6 +167,12 @@ TEST(TlbOptions, Errors) {
     EXPECT_EQ(fails({"--DTLB2-latency=9"}), "--DTLB2-latency: there is no DTLB2 (the TLB has 0 levels)");
     EXPECT_EQ(fails({"--DTLB1=64,3"}), "DTLB1: 64 entries are not a multiple of the associativity 3");
     EXPECT_EQ(fails({"--DTLB1=64,0"}), "DTLB1: associativity must be at least 1");
+    // At most 2^20 entries per level (kMaxTlbEntries).
+    EXPECT_EQ(ok({"--DTLB1=1048576,16"}).tlb.level[0].entries, 1048576u);
+    EXPECT_EQ(fails({"--DTLB1=1048592,16"}),
+              "DTLB1: 1048592 entries are more than the 1048576 a TLB level may hold");
+    EXPECT_EQ(fails({"--DTLB1=4294967295,full"}),
+              "DTLB1: 4294967295 entries are more than the 1048576 a TLB level may hold");
     EXPECT_EQ(fails({"--machine=cachegrind", "--DTLB1=64,4"}),
               "Cachegrind's model has no TLB; DTLB levels are not available with --machine=cachegrind");
 }
