@@ -9,8 +9,9 @@
 #     ElementTree: the sections and the number of <svg> charts the document
 #     calls for, the tables' numbers equal to the document's, escaping, no
 #     network resource (its docstring has the rules);
-# (c) headless Chromium loads the two fresh pages with a probe script
-#     injected (html_check.py inject): no script error, every chart rendered
+# (c) headless Chromium loads the two fresh pages and the classify
+#     fixture's (the 3C and reuse charts) with a probe script injected
+#     (html_check.py inject): no script error, every chart rendered
 #     with a non-zero size, the page's sorting script works; and the OpenMP
 #     page unmodified for a screenshot (ARTIFACTS/html-omp.png, with the page
 #     as html-omp.html), where no console message may appear. Exit 77
@@ -34,7 +35,7 @@ page() {  # NAME DOC [OPTIONS...]: $tmp/NAME.html, checked by html_check.py
 }
 
 # --- (a), (b): the fixtures
-for f in minimal structures multicore regions parallelism prefetch-tlb eventflow; do
+for f in minimal structures multicore regions parallelism prefetch-tlb eventflow classify; do
   page "$f" "$fixtures/$f.xml"
 done
 # Without Graphviz the flow graph is a table.
@@ -80,7 +81,7 @@ browse() {  # OUTFILE ARGS...: headless Chromium with a profile of its own
   timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run --disable-extensions \
     --user-data-dir="$tmp/chrome" --enable-logging=stderr --v=0 "$@" >"$_out" 2>"$_out.err"
 }
-for name in omp single; do
+for name in omp single classify; do  # classify: the 3C and reuse charts
   "$py" "$check" inject "$tmp/$name.html" "$tmp/$name.probe.html"
   browse "$tmp/$name.dom" --dump-dom "file://$tmp/$name.probe.html"
   if "$py" "$check" dom "$tmp/$name.dom" "$tmp/$name.html" >"$tmp/check" 2>&1; then
