@@ -4,13 +4,17 @@
 #include "ProfileWriter.h"
 #include "SimHelpers.h"
 #include "StackRelocation.h"
+#include "ToolArray.h"
 
 namespace ompsim {
 namespace coresim {
 
 namespace {
 
-CoreCounters g_slots[kMaxCores];
+// One per replay slot (OpenMP thread), grown as slots appear: a run may
+// have more threads than simulated cores (docs/limits.md).
+CoreCounters* g_slots;
+u32 g_slots_cap;
 CoreClock g_clocks[kMaxCores];
 u32 g_used;          // 1 + highest core that ran something
 u32 g_slots_used;
@@ -215,6 +219,7 @@ u32 run(const Ev& e) {
 void enter(u32 slot, u32 core) {
     if (core + 1 > g_used) g_used = core + 1;
     if (slot + 1 > g_slots_used) g_slots_used = slot + 1;
+    reserve(g_slots, g_slots_cap, slot + 1, 16, "ompsim.coresim");
     g_slots[slot].used = true;
     g_clocks[core].used = true;
     g_slot = slot;
@@ -226,7 +231,10 @@ void enter(u32 slot, u32 core) {
     }
 }
 
-CoreCounters& counters(u32 slot) { return g_slots[slot]; }
+CoreCounters& counters(u32 slot) {
+    reserve(g_slots, g_slots_cap, slot + 1, 16, "ompsim.coresim");
+    return g_slots[slot];
+}
 
 LineCC as_line(const CoreCounters& c) {
     LineCC cc;
@@ -271,7 +279,7 @@ void add_line(const LineCC& cc, void* ctx) {
 }  // namespace
 
 void zero_counters() {
-    for (u32 i = 0; i < kMaxCores; ++i) {
+    for (u32 i = 0; i < g_slots_cap; ++i) {
         bool used = g_slots[i].used;
         VG_(memset)(&g_slots[i], 0, sizeof g_slots[i]);
         g_slots[i].used = used;
@@ -279,6 +287,7 @@ void zero_counters() {
 }
 
 void adopt_serial_part() {
+    reserve(g_slots, g_slots_cap, 1, 16, "ompsim.coresim");
     CoreCounters& c = g_slots[0];
     cost::for_each(add_line, &c);
     c.used = true;

@@ -48,7 +48,6 @@ enum : UWord {
 };
 
 constexpr u32 kMaxDepth = 64;
-constexpr u32 kMaxThreads = 1024;
 
 struct ThreadRec {
     bool seen;
@@ -78,6 +77,7 @@ bool g_streaming;
 bool g_openmp;
 bool g_gomp;        // a gcc-built program (libgomp calls forwarded to libomp)
 ThreadRec* g_threads;
+u32 g_nthreads;
 IdMap g_teams;   // parallel id -> Team*
 IdMap g_tasks;   // task id -> Unit*
 Team* g_team0;   // the initial thread's implicit team of one
@@ -106,7 +106,7 @@ Unit* new_unit(UnitKind kind, Team* team) {
 }
 
 ThreadRec& rec(ThreadId tid) {
-    tl_assert(tid < kMaxThreads);
+    tl_assert(tid < g_nthreads);
     return g_threads[tid];
 }
 
@@ -296,7 +296,10 @@ void copy_deps(Unit* u, Addr array, UWord n) {
 
 void init(const Options& o) {
     g_opt = o;
-    g_threads = zalloc<ThreadRec>(kMaxThreads);
+    // Valgrind's thread ids are below VG_N_THREADS (--max-threads, 500 by
+    // default), final once the options are read.
+    g_nthreads = VG_N_THREADS;
+    g_threads = zalloc<ThreadRec>(g_nthreads);
     g_teams.init();
     g_tasks.init();
     g_running = 1;
@@ -370,7 +373,7 @@ void thread_exiting(ThreadId tid) {
 
 void close_all() {
     if (!g_streaming) return;
-    for (u32 i = 0; i < kMaxThreads; ++i) {
+    for (u32 i = 0; i < g_nthreads; ++i) {
         ThreadRec& t = g_threads[i];
         if (!t.seen) continue;
         while (t.depth) stream::close(t.stack[--t.depth]->s);

@@ -252,6 +252,13 @@ void finish() {
                        "the OSPG met OpenMP events it could not place (a barrier outside a team, units nested "
                        "deeper than the limit...): the <parallelism> figures may be off");
     }
+    if (coresim::slots_used() > ospg::Builder::kMaxSlots) {
+        VG_(umsg)("warning: the OSPG follows %u OpenMP threads; the work of the %u others is not in it\n",
+                  ospg::Builder::kMaxSlots, coresim::slots_used() - ospg::Builder::kMaxSlots);
+        warnings::note("ospg-thread-slots", nullptr, ospg::Builder::kMaxSlots,
+                       "more OpenMP threads than the OSPG follows: the work of the threads beyond the limit is "
+                       "not in the <parallelism> figures");
+    }
     if (g_b.graph().full()) {
         VG_(umsg)("warning: the OSPG reached --ospg-max-nodes=%u: later work is counted as lost\n", g_opt.max_nodes);
         warnings::note("ospg-max-nodes", "--ospg-max-nodes", g_opt.max_nodes,

@@ -36,7 +36,6 @@ namespace replay {
 
 namespace {
 
-constexpr u32 kMaxSlots = 256;
 constexpr u32 kMaxReasons = 8;
 
 struct Lock {
@@ -53,8 +52,11 @@ bool g_final;
 bool g_forced;  // buffer limit reached: stalled slots are skipped
 const HChar* g_reasons[kMaxReasons];
 u32 g_nreasons;
-Slot* g_slots[kMaxSlots];
-u32 g_nslots;
+// Slots are never given back (a spawned thread's slot stays Done), so they
+// grow with the OpenMP threads of the run; beyond ospg::Builder::kMaxSlots
+// (256) the OSPG leaves them out (docs/limits.md).
+Slot** g_slots;
+u32 g_nslots, g_slots_cap;
 u32 g_rr;      // slot whose turn it is
 u64 g_order;   // task creation order
 u64 g_progress;
@@ -70,7 +72,7 @@ Slot* g_restart;
 enum class Step { Turn, Blocked, Idle, Stall, Yield };
 
 Slot* new_slot() {
-    if (g_nslots == kMaxSlots) VG_(tool_panic)((HChar*)"ompsim: more than 256 simultaneous OpenMP threads");
+    reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
     Slot* s = static_cast<Slot*>(VG_(malloc)("ompsim.replay", sizeof(Slot)));
     VG_(memset)(s, 0, sizeof *s);
     s->index = g_nslots;

@@ -12,6 +12,8 @@
 #   handled            proc_life: SIGUSR1 and SIGTERM caught by a handler
 #   threads200         many_threads: 200 threads alive together
 #   omp_team_sizes     teams of 2, 4, then 3 threads
+#   omp_wide           one team of 300 OpenMP threads: more than the OSPG's
+#                      256 thread slots (a warning, not a crash)
 #   big_heap           big_heap reserve, with --monitor=yes
 #   many_allocs        big_heap allocs 300000, with --monitor=yes
 #   unmap              unmap_structure, with --monitor=yes
@@ -128,6 +130,20 @@ omp_team_sizes)
   has "$t/d.xml" '<run complete="true" termination="exit" exit-status="0"' "a normal exit"
   # Teams of 2, 4 and 3: the runtime reuses its threads, four at most.
   has "$t/d.xml" 'threads="4"' "four threads"
+  ;;
+omp_wide)
+  export OMP_NUM_THREADS=300
+  run "$t/d.xml" "$prog"
+  [ "$code" = 0 ] && grep -q 'team 300 sum 44850' "$t/out" && ok "300 threads, sum 0 + ... + 299 = 44850" ||
+    { fail "status $code: $(cat "$t/out")"; tail -5 "$t/err"; }
+  valid "$t/d.xml"
+  has "$t/d.xml" '<run complete="true" termination="exit" exit-status="0"' "a normal exit"
+  has "$t/d.xml" 'threads="300"' "300 threads"
+  [ "$(sed -n '/^  <threads>/,/^  <\/threads>/p' "$t/d.xml" | grep -c '<thread id=')" = 300 ] &&
+    ok "300 <thread> elements in <threads>" || fail "not 300 <thread> elements in <threads>"
+  has "$t/d.xml" '<warning kind="ospg-thread-slots" limit="256">' "<warning> ospg-thread-slots"
+  has "$t/err" "warning: the OSPG follows 256 OpenMP threads; the work of the 44 others is not in it" \
+    "stderr: the OSPG warning"
   ;;
 big_heap)
   run "$t/d.xml" --monitor=yes --histogram-bins=16 "$prog" reserve
