@@ -136,10 +136,30 @@ void declared_at(Addr a, const HChar** file, UInt* line) {
     VG_(deleteXA)(d2);
 }
 
+bool preload_object(const HChar* f) { return f && VG_(strstr)(f, "vgpreload_ompsim"); }
+
+// The preload library's text, looked up once: the wrappers' frames are in
+// every allocation's stack, and finding each frame's object by name cost a
+// list walk and a strstr per frame. find_DebugInfo() matches text ranges
+// too, so the range says the same.
+Addr g_preload_lo, g_preload_hi;
+bool g_preload_known;
+
 bool in_preload(DiEpoch ep, Addr ip) {
-    DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
-    const HChar* f = di ? VG_(DebugInfo_get_filename)(di) : nullptr;
-    return f && VG_(strstr)(f, "vgpreload_ompsim");
+    if (!g_preload_known) {
+        for (const DebugInfo* di = VG_(next_DebugInfo)(nullptr); di; di = VG_(next_DebugInfo)(di)) {
+            if (!preload_object(VG_(DebugInfo_get_filename)(di))) continue;
+            g_preload_lo = VG_(DebugInfo_get_text_avma)(di);
+            g_preload_hi = g_preload_lo + VG_(DebugInfo_get_text_size)(di);
+            g_preload_known = g_preload_hi > g_preload_lo;
+            break;
+        }
+        if (!g_preload_known) {  // not loaded (yet): ask per frame
+            DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
+            return di && preload_object(VG_(DebugInfo_get_filename)(di));
+        }
+    }
+    return ip >= g_preload_lo && ip < g_preload_hi;
 }
 
 bool system_object(const HChar* path) {

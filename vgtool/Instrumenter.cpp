@@ -216,7 +216,7 @@ void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
 void instrument_monitor_started() {
     if (!g_cfg.fast_helpers) return;
     g_cfg.fast_helpers = false;
-    g_cfg.helpers = sim::hierarchy_helpers();
+    g_cfg.helpers = sim::fast_helpers(true);
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");
 }
 

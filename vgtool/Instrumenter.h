@@ -24,8 +24,8 @@ struct InstrumentConfig {
     // instruction's cost centre and `i1_fetch_refs`. Such fetches are
     // counted inline, without a helper call. Null: every fetch is simulated.
     ULong* i1_fetch_refs;
-    // `helpers` are sim::fast_helpers(), which test L1's most recently used
-    // way first and so skip what the monitor needs on every access.
+    // `helpers` are sim::fast_helpers(false), which do not record for the
+    // monitor: instrument_monitor_started() switches to fast_helpers(true).
     bool fast_helpers;
 };
 

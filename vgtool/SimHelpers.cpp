@@ -257,6 +257,10 @@ inline void fast_fetch1(InstrInfo* n) {
     }
     count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
 }
+// Mon: the monitor records every reference at the depth that served it
+// (ds::record_flags(), as hier_lines() does): an MRU hit is depth 0 with no
+// flags (a prefetched line's key fails the test and takes fast_rest()).
+template <bool Mon>
 inline void fast_read(InstrInfo* n, Addr a, UWord size) {
     LineCC* cc = n->cc;
     cc->dr++;
@@ -267,10 +271,14 @@ inline void fast_read(InstrInfo* n, Addr a, UWord size) {
     }
     if (__builtin_expect(repl::key_matches(*mru_key(g_fd, b), b), 1)) {
         g_fd.refs[kRead]++;
+        if (Mon) ds::record(a, kRead, 0);
         return;
     }
-    count(cc->dr_served, fast_rest(g_fd, kRead, b, n->addr) & kDepthMask);
+    u32 r = fast_rest(g_fd, kRead, b, n->addr);
+    count(cc->dr_served, r & kDepthMask);
+    if (Mon) ds::record_flags(a, kRead, r);
 }
+template <bool Mon>
 inline void fast_write(InstrInfo* n, Addr a, UWord size) {
     LineCC* cc = n->cc;
     cc->dw++;
@@ -283,9 +291,12 @@ inline void fast_write(InstrInfo* n, Addr a, UWord size) {
     if (__builtin_expect(repl::key_matches(*k, b) && g_fd.write_back, 1)) {
         *k |= 1;  // dirty
         g_fd.refs[kWrite]++;
+        if (Mon) ds::record(a, kWrite, 0);
         return;
     }
-    count(cc->dw_served, fast_rest(g_fd, kWrite, b, n->addr) & kDepthMask);
+    u32 r = fast_rest(g_fd, kWrite, b, n->addr);
+    count(cc->dw_served, r & kDepthMask);
+    if (Mon) ds::record_flags(a, kWrite, r);
 }
 
 // An instruction that straddles two lines (or more, for long lines of
@@ -313,24 +324,30 @@ VG_REGPARM(3) void fast_ir3(InstrInfo* n, InstrInfo* n2, InstrInfo* n3) {
     fast_fetch1(n2);
     fast_fetch1(n3);
 }
-VG_REGPARM(3) void fast_dr(InstrInfo* n, Addr a, UWord size) { fast_read(n, a, size); }
-VG_REGPARM(3) void fast_dw(InstrInfo* n, Addr a, UWord size) { fast_write(n, a, size); }
+template <bool Mon>
+VG_REGPARM(3) void fast_dr(InstrInfo* n, Addr a, UWord size) { fast_read<Mon>(n, a, size); }
+template <bool Mon>
+VG_REGPARM(3) void fast_dw(InstrInfo* n, Addr a, UWord size) { fast_write<Mon>(n, a, size); }
+template <bool Mon>
 VG_REGPARM(3) void fast_dm(InstrInfo* n, Addr a, UWord size) {
-    fast_read(n, a, size);
-    fast_write(n, a, size);
+    fast_read<Mon>(n, a, size);
+    fast_write<Mon>(n, a, size);
 }
+template <bool Mon>
 VG_REGPARM(3) void fast_ir_dr(InstrInfo* n, Addr a, UWord size) {
     fast_fetch1(n);
-    fast_read(n, a, size);
+    fast_read<Mon>(n, a, size);
 }
+template <bool Mon>
 VG_REGPARM(3) void fast_ir_dw(InstrInfo* n, Addr a, UWord size) {
     fast_fetch1(n);
-    fast_write(n, a, size);
+    fast_write<Mon>(n, a, size);
 }
+template <bool Mon>
 VG_REGPARM(3) void fast_ir_dm(InstrInfo* n, Addr a, UWord size) {
     fast_fetch1(n);
-    fast_read(n, a, size);
-    fast_write(n, a, size);
+    fast_read<Mon>(n, a, size);
+    fast_write<Mon>(n, a, size);
 }
 
 // ------------------------------------------------------------ streaming
@@ -398,10 +415,18 @@ bool fast_helpers_ready() {
     return g_icache && g_machine.l1_view(true, &g_fi) && g_machine.l1_view(false, &g_fd);
 }
 
-HelperTable fast_helpers() {
+HelperTable fast_helpers(bool monitor) {
+    if (monitor) {
+        HelperTable t = {
+            fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<true>),
+            fn(fast_ir_dw<true>), fn(fast_ir_dm<true>), fn(fast_dr<true>), fn(fast_dw<true>), fn(fast_dm<true>),
+            {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fastm_ir_dr", "fastm_ir_dw",
+             "fastm_ir_dm", "fastm_dr", "fastm_dw", "fastm_dm"}};
+        return t;
+    }
     HelperTable t = {
-        fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr),
-        fn(fast_ir_dw), fn(fast_ir_dm), fn(fast_dr), fn(fast_dw), fn(fast_dm),
+        fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<false>),
+        fn(fast_ir_dw<false>), fn(fast_ir_dm<false>), fn(fast_dr<false>), fn(fast_dw<false>), fn(fast_dm<false>),
         {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fast_ir_dr", "fast_ir_dw",
          "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm"}};
     return t;

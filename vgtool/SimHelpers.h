@@ -61,13 +61,16 @@ ULong translate(u32 core, ULong* tlb, Addr a, UWord size);
 
 HelperTable cachegrind_helpers();
 HelperTable hierarchy_helpers();
-// The general model while core 0 runs alone, with no TLB and no monitored
-// structure: each line reference tests L1's most recently used way first,
-// from a copy of its geometry (CoherentMachine::l1_view), and calls the
-// machine only when that fails. Counts are those of hierarchy_helpers().
-// fast_helpers_ready() takes the copy; false when L1 does not qualify.
+// The general model while core 0 runs alone, with no TLB, no miss
+// classification and no reuse distances: each line reference tests L1's
+// most recently used way first, from a copy of its geometry
+// (CoherentMachine::l1_view), and calls the machine only when that fails.
+// Counts are those of hierarchy_helpers(). With `monitor` the data helpers
+// also record each reference for the monitored structures, as the hier_*
+// ones do. fast_helpers_ready() takes the copy; false when L1 does not
+// qualify.
 bool fast_helpers_ready();
-HelperTable fast_helpers();
+HelperTable fast_helpers(bool monitor);
 // Streaming (EventStream.h): the helpers append events; the replay
 // simulates them (either model).
 HelperTable stream_helpers();

@@ -313,11 +313,12 @@ void post_clo_init() {
         ic.fetch_exact_single_line_check = g_cfg.icache;
         if (g_cfg.icache && g_cfg.split_l1 && g_cfg.i1.prefetch.kinds == 0 && !g_ds.classify)
             ic.i1_fetch_refs = reinterpret_cast<ULong*>(sim::g_machine.fetch_refs_counter());
-        // One core, no TLB, no monitored structure: helpers that test L1's
-        // most recently used way first (SimHelpers.h).
-        if (!sim::g_tlb_on && !g_ds.enabled && !g_ds.classify && !g_ds.reuse && sim::fast_helpers_ready()) {
-            ic.helpers = sim::fast_helpers();
-            ic.fast_helpers = true;
+        // One core, no TLB, no classification or reuse distances: helpers
+        // that test L1's most recently used way first (SimHelpers.h), with
+        // the monitor's recording when structures are monitored.
+        if (!sim::g_tlb_on && !g_ds.classify && !g_ds.reuse && sim::fast_helpers_ready()) {
+            ic.helpers = sim::fast_helpers(g_ds.enabled);
+            ic.fast_helpers = !g_ds.enabled;
         }
     }
     instrument_init(ic);
