@@ -96,14 +96,6 @@ std::string bin_text(const sir::ReuseBin& b) {
     return b.min == b.max ? commas(b.min) : fmt::format("{}-{}", commas(b.min), commas(b.max));
 }
 
-// Misses of a fully associative LRU cache of `lines` lines (a power of two).
-uint64_t misses_at(const sir::ReuseDistance& r, uint64_t lines) {
-    uint64_t m = r.cold;
-    for (const sir::ReuseBin& b : r.bins)
-        if (b.min >= lines) m += b.count;
-    return m;
-}
-
 HtmlSection reuse_section(const sir::DataStructures& ds) {
     HtmlSection s{"reuse", "Reuse distances and miss-ratio curves",
                   "A reference's reuse distance is the number of other lines touched since the last reference to "
@@ -137,8 +129,8 @@ HtmlSection reuse_section(const sir::DataStructures& ds) {
         if (n >= kMaxStructures) continue;
         svg::LineSeries line{{svg::short_name(name, 16), kLineColours[n]}, {}};
         for (uint64_t lines = 1; lines <= 2 * largest; lines *= 2) {
-            const uint64_t m = misses_at(r, lines);
-            const double ratio = static_cast<double>(m) / static_cast<double>(r.accesses);
+            const uint64_t m = r.misses_at(lines);
+            const double ratio = r.miss_ratio(lines);
             line.points.push_back({static_cast<double>(lines * r.line_size), ratio,
                                    fmt::format("{}: {} lines ({}): {} misses of {} ({:.2f}%)", name, commas(lines),
                                                size_text(lines * r.line_size), commas(m), commas(r.accesses),

@@ -257,47 +257,38 @@ inline void fast_fetch1(InstrInfo* n) {
     }
     count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
 }
-// Mon: the monitor records every reference at the depth that served it
-// (ds::record_flags(), as hier_lines() does): an MRU hit is depth 0 with no
-// flags (a prefetched line's key fails the test and takes fast_rest()).
-template <bool Mon>
-inline void fast_read(InstrInfo* n, Addr a, UWord size) {
+// One data access of kind K (kRead or kWrite). A write hit on the MRU way
+// only marks the line dirty when D1 is write-back (a write-through D1 goes
+// to the machine). Mon: the monitor records every reference at the depth
+// that served it (ds::record_flags(), as hier_lines() does): an MRU hit is
+// depth 0 with no flags (a prefetched line's key fails the test and takes
+// fast_rest()).
+template <AccessKind K, bool Mon>
+inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     LineCC* cc = n->cc;
-    cc->dr++;
+    ULong& accesses = K == kRead ? cc->dr : cc->dw;
+    ULong* served = K == kRead ? cc->dr_served : cc->dw_served;
+    accesses++;
     u64 b = a >> g_lb;
     if (__builtin_expect(((a + size - 1) >> g_lb) != b, 0)) {
-        hier_lines(kRead, cc->dr_served, a, size, n->addr);
-        return;
-    }
-    if (__builtin_expect(repl::key_matches(*mru_key(g_fd, b), b), 1)) {
-        g_fd.refs[kRead]++;
-        if (Mon) ds::record(a, kRead, 0);
-        return;
-    }
-    u32 r = fast_rest(g_fd, kRead, b, n->addr);
-    count(cc->dr_served, r & kDepthMask);
-    if (Mon) ds::record_flags(a, kRead, r);
-}
-template <bool Mon>
-inline void fast_write(InstrInfo* n, Addr a, UWord size) {
-    LineCC* cc = n->cc;
-    cc->dw++;
-    u64 b = a >> g_lb;
-    if (__builtin_expect(((a + size - 1) >> g_lb) != b, 0)) {
-        hier_lines(kWrite, cc->dw_served, a, size, n->addr);
+        hier_lines(K, served, a, size, n->addr);
         return;
     }
     u64* k = mru_key(g_fd, b);
-    if (__builtin_expect(repl::key_matches(*k, b) && g_fd.write_back, 1)) {
-        *k |= 1;  // dirty
-        g_fd.refs[kWrite]++;
-        if (Mon) ds::record(a, kWrite, 0);
+    if (__builtin_expect(repl::key_matches(*k, b) && (K == kRead || g_fd.write_back), 1)) {
+        if (K == kWrite) *k |= 1;  // dirty
+        g_fd.refs[K]++;
+        if (Mon) ds::record(a, K, 0);
         return;
     }
-    u32 r = fast_rest(g_fd, kWrite, b, n->addr);
-    count(cc->dw_served, r & kDepthMask);
-    if (Mon) ds::record_flags(a, kWrite, r);
+    u32 r = fast_rest(g_fd, K, b, n->addr);
+    count(served, r & kDepthMask);
+    if (Mon) ds::record_flags(a, K, r);
 }
+template <bool Mon>
+inline void fast_read(InstrInfo* n, Addr a, UWord size) { fast_data<kRead, Mon>(n, a, size); }
+template <bool Mon>
+inline void fast_write(InstrInfo* n, Addr a, UWord size) { fast_data<kWrite, Mon>(n, a, size); }
 
 // An instruction that straddles two lines (or more, for long lines of
 // 16 B and 15-byte instructions): each line tested like a single one. In

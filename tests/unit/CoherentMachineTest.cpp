@@ -25,17 +25,7 @@ namespace {
 constexpr u64 kAll = ~0ull;
 
 HierarchyConfig machine(std::vector<LevelConfig> levels, u32 private_levels, bool split = false) {
-    HierarchyConfig c{};
-    c.levels = int(levels.size());
-    c.split_l1 = split;
-    for (size_t k = 0; k < levels.size(); ++k) c.level[k] = levels[k];
-    c.i1 = levels[0];
-    c.icache = true;
-    c.random_seed = 42;
-    c.memory_latency = 100;
-    c.cpi_x100 = 100;
-    c.private_levels = private_levels;
-    return c;
+    return hierarchy(levels, private_levels, split);
 }
 
 struct M {

@@ -20,18 +20,7 @@ using namespace ompsim::test;
 
 namespace {
 
-HierarchyConfig unified(std::vector<LevelConfig> levels) {
-    HierarchyConfig c{};
-    c.levels = int(levels.size());
-    c.split_l1 = false;
-    for (size_t k = 0; k < levels.size(); ++k) c.level[k] = levels[k];
-    c.i1 = levels[0];
-    c.icache = true;
-    c.random_seed = 42;
-    c.memory_latency = 100;
-    c.cpi_x100 = 100;
-    return c;
-}
+HierarchyConfig unified(std::vector<LevelConfig> levels) { return hierarchy(levels); }
 
 // Core 0 of a one-core machine, with the single-core interface these cases
 // were written against.

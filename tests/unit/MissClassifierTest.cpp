@@ -130,18 +130,7 @@ TEST(MissClassifier, MatchesBruteForceOnRandomStreams) {
 constexpr u64 kAll = ~0ull;
 
 HierarchyConfig two_level(LevelConfig l1, LevelConfig l2, u32 private_levels = 1) {
-    HierarchyConfig c{};
-    c.levels = 2;
-    c.split_l1 = false;
-    c.level[0] = l1;
-    c.level[1] = l2;
-    c.i1 = l1;
-    c.icache = true;
-    c.random_seed = 3;
-    c.memory_latency = 100;
-    c.cpi_x100 = 100;
-    c.private_levels = private_levels;
-    return c;
+    return hierarchy({l1, l2}, private_levels, false, 3);
 }
 
 struct Classified {

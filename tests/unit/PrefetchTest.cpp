@@ -26,19 +26,9 @@ PrefetchConfig pf(u8 kinds, u32 degree = 1, u32 table = 256, u32 streams = 16) {
 // L1 (unified, `l1_sets` x `l1_ways`) with the prefetcher under test, L2
 // 4096 x 16 (4 MiB) without one: every line the tests touch stays in L2.
 HierarchyConfig two_levels(PrefetchConfig p, u64 l1_sets = 64, u32 l1_ways = 8) {
-    HierarchyConfig c{};
-    c.levels = 2;
-    c.split_l1 = false;
-    c.level[0] = level(l1_sets, l1_ways);
-    c.level[0].prefetch = p;
-    c.level[1] = level(4096, 16);
-    c.i1 = c.level[0];
-    c.icache = true;
-    c.random_seed = 1;
-    c.memory_latency = 100;
-    c.cpi_x100 = 100;
-    c.private_levels = 1;
-    return c;
+    LevelConfig l1 = level(l1_sets, l1_ways);
+    l1.prefetch = p;
+    return hierarchy({l1, level(4096, 16)}, 1, false, 1);
 }
 
 struct M {
