@@ -12,6 +12,7 @@ void CacheLevel::clear() {
     plru_masks_ = nullptr;
     sets_ = 0;
     set_mask_ = 0;
+    mod_magic_ = 0;
     rng_ = 1;
     assoc_ = 0;
     log2_assoc_ = 0;
@@ -35,6 +36,7 @@ bool CacheLevel::init(const LevelConfig& cfg, u64 seed, const Allocator& a) {
     sets_ = cfg.size / (u64(cfg.line) * cfg.assoc);
     sets_pow2_ = is_pow2(sets_);
     set_mask_ = sets_ - 1;
+    mod_magic_ = sets_ ? ~0ull / sets_ : 0;
     repl_ = cfg.replacement;
     write_ = cfg.write;
     incl_ = cfg.inclusion;

@@ -58,7 +58,21 @@ public:
     u64 rng_state() const { return rng_; }
 
     // Set index of a block: block % sets (a mask when sets is a power of two).
-    u64 set_of(u64 block) const { return sets_pow2_ ? (block & set_mask_) : (block % sets_); }
+    u64 set_of(u64 block) const { return sets_pow2_ ? (block & set_mask_) : mod_sets(block); }
+    // block % sets_ by a multiplication: the desktop L3's 40960 sets made
+    // every L3 reference a 64-bit division (tens of cycles). With m =
+    // floor((2^64-1) / sets) (= floor(2^64 / sets), sets not a power of
+    // two), q = block * m >> 64 is the quotient or one less, so one
+    // conditional subtraction corrects the remainder.
+    u64 mod_sets(u64 block) const {
+#ifdef __SIZEOF_INT128__
+        u64 q = u64((static_cast<unsigned __int128>(block) * mod_magic_) >> 64);
+        u64 r = block - q * sets_;
+        return r >= sets_ ? r - sets_ : r;
+#else
+        return block % sets_;
+#endif
+    }
     bool sets_pow2() const { return sets_pow2_; }
     u64 set_mask() const { return set_mask_; }
     // The `assoc` keys of a set (key = block << 1 | dirty, ~0 = empty).
@@ -130,6 +144,7 @@ private:
                        // and the bits it clears (2 * assoc_ words)
     u64 sets_;
     u64 set_mask_;     // sets_ - 1 when sets_ is a power of two
+    u64 mod_magic_;    // floor((2^64-1) / sets_), for mod_sets()
     u64 rng_;
     u32 assoc_;
     u32 log2_assoc_;   // PLRU only

@@ -83,6 +83,8 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     multi_ = false;
     classify_ = false;
     observe_ = false;
+    simple_ = false;
+    allow_simple_ = true;
     miss_levels_ = 0;
     for (int k = 0; k < kMaxLevels; ++k) {
         shared_cls_[k].clear();
@@ -160,6 +162,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
         destroy();
         return false;
     }
+    update_simple();
     return true;
 }
 
@@ -186,6 +189,7 @@ void CoherentMachine::destroy() {
     }
     dir_.destroy();
     multi_ = false;
+    simple_ = false;
 }
 
 // Allocates the private levels of `core` (its first access). Core c's
@@ -245,6 +249,7 @@ bool CoherentMachine::l1_view(bool icache_side, L1View* v) {
 // the directory, Modified if a private copy is dirty, else Exclusive.
 void CoherentMachine::enter_multicore() {
     multi_ = true;
+    simple_ = false;
     cores_[0].clean_writes_free = false;
     if (!dir_.init(ncores_, 2 * private_lines_, alloc_)) return;  // no tracking without memory
     Core& c = cores_[0];
@@ -293,12 +298,14 @@ bool CoherentMachine::enable_classification(ErrorText& err) {
         return false;
     }
     classify_ = true;
+    simple_ = false;
     enable_observation();
     return true;
 }
 
 void CoherentMachine::enable_observation() {
     observe_ = true;
+    simple_ = false;
     for (u32 i = 0; i < ncores_; ++i)
         if (cores_[i].active) observe_core(cores_[i]);
 }
@@ -436,12 +443,95 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
 }
 
 u32 CoherentMachine::access_demand(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
+    if (simple_ && core == 0) return miss_simple(kind, block);
     pf_count_ = 0;
     pf_flags_ = 0;
     u32 r = demand(core, kind, block, bytes);
     if (observe_) r = observed(r);  // before the prefetches, which are not classified
     if (pf_count_) run_prefetchers(kind == kFetch ? block : pc);
     return r | pf_flags_;
+}
+
+// ---------------------------------------------------------------------------
+// The short miss path
+//
+// What demand() -> fetch()/write() -> allocate() -> evict() -> writeback()
+// do for core 0 alone when every level is LRU, write-back and non-
+// inclusive and nothing watches: the same counters and the same contents,
+// in the same order (the lowest level that missed fills first, each
+// victim's write-back finishes before the level above fills), without the
+// policy, inclusion, coherence, prefetch and classification tests at every
+// step and without the recursion. matmul 400 (68 M D1 misses in 130 M
+// data references) ran in 5.6 s with the general path, 3.7 s with this one
+// (Cachegrind: 2.6 s); CoherentMachine::fetch() alone had been 28 % of the
+// samples.
+
+void CoherentMachine::update_simple() {
+    bool ok = allow_simple_ && ncores_ > 0 && !multi_ && !classify_ && !observe_ && !pf_i1_on_;
+    auto plain = [](const CacheLevel& c) { return c.lru() && c.write_back() && !c.exclusive() && !c.inclusive(); };
+    for (int k = 0; ok && k < levels_; ++k) ok = !pf_on_[k] && plain(k < plevels_ ? cores_[0].lv[k] : shared_[k]);
+    if (ok && split_) ok = plain(cores_[0].i1);
+    simple_ = ok;
+}
+
+// `block` is in none of the ways of core 0's L1 set for `kind` (the
+// caller searched it: access_slow() or an L1View user).
+u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
+    Core& cr = cores_[0];
+    cur_ = &cr;
+    CacheLevel& top = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
+    top.stats.refs[kind]++;
+    top.stats.misses[kind]++;
+    int k = 1;
+    for (; k < levels_; ++k) {
+        CacheLevel& c = k < plevels_ ? cr.lv[k] : shared_[k];
+        c.stats.refs[kind]++;
+        u64* keys = c.set_keys(c.set_of(block));
+        u32 n = c.assoc();
+        u32 p = 0;
+        while (p < n && !repl::key_holds(keys[p], block)) ++p;
+        if (p < n) {
+            if (p) repl::order_to_front(keys, p);
+            break;
+        }
+        c.stats.misses[kind]++;
+    }
+    if (k == levels_) ++mem_reads_;
+    for (int j = k - 1; j >= 1; --j) fill_simple(j, j < plevels_ ? cr.lv[j] : shared_[j], block, false);
+    fill_simple(0, top, block, kind == kWrite);
+    return u32(k);
+}
+
+// allocate() + evict() of level k: the new line goes in front, the LRU
+// line that falls off is written back if dirty.
+void CoherentMachine::fill_simple(int k, CacheLevel& c, u64 block, bool dirty) {
+    u64* keys = c.set_keys(c.set_of(block));
+    u64 dropped = repl::order_push_front(keys, c.assoc(), repl::make_key(block, dirty));
+    if (dropped == repl::kInvalidKey) return;
+    c.stats.evictions++;
+    if (!repl::key_dirty(dropped)) return;
+    c.stats.writebacks++;
+    writeback_simple(k + 1, repl::key_block(dropped));
+}
+
+// writeback() at level k: a present line becomes dirty (no replacement
+// update), a missing one is allocated dirty.
+void CoherentMachine::writeback_simple(int k, u64 block) {
+    if (k >= levels_) {
+        ++mem_writes_;
+        return;
+    }
+    CacheLevel& c = k < plevels_ ? cores_[0].lv[k] : shared_[k];
+    c.stats.refs[kWriteback]++;
+    u64* keys = c.set_keys(c.set_of(block));
+    for (u32 p = 0; p < c.assoc(); ++p) {
+        if (repl::key_holds(keys[p], block)) {
+            keys[p] |= 1;
+            return;
+        }
+    }
+    c.stats.misses[kWriteback]++;
+    fill_simple(k, c, block, true);
 }
 
 // What a multi-core access (demand or prefetch) starts knowing.

@@ -134,6 +134,14 @@ public:
     // ways of its L1 set (an L1View user): the demand access and the
     // prefetchers, without searching L1's set for an LRU hit first.
     u32 access_demand(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
+    // Whether access_demand() takes the short miss path (see miss_simple()).
+    bool simple_misses() const { return simple_; }
+    // For tests: off, every miss takes the general path (the short path must
+    // give the same results; tests/unit/SimpleMissTest.cpp compares them).
+    void allow_simple_misses(bool on) {
+        allow_simple_ = on;
+        update_simple();
+    }
     u64 memory_writes() const { return mem_writes_; }
     // Zeroes every counter; contents, states and loss records stay.
     void reset_stats();
@@ -220,6 +228,13 @@ private:
     void classify_miss(int k, bool icache_side) { miss_levels_ |= 1u << class_slot(k, icache_side); }
     u32 observed(u32 r);
     void enter_multicore();
+    // The short miss path: core 0 alone, and every level of the
+    // configuration LRU, write-back and non-inclusive, with no prefetcher,
+    // classification or observation.
+    void update_simple();
+    u32 miss_simple(AccessKind kind, u64 block);
+    void fill_simple(int k, CacheLevel& c, u64 block, bool dirty);
+    void writeback_simple(int k, u64 block);
     CacheLevel& lvl(int k, bool icache_side) {
         if (k < plevels_) return (k == 0 && icache_side && split_) ? cur_->i1 : cur_->lv[k];
         return shared_[k];
@@ -306,6 +321,8 @@ private:
     unsigned line_bits_;
     bool split_;
     bool multi_;           // a second core has made an access
+    bool simple_;          // access_demand() takes miss_simple()
+    bool allow_simple_;    // tests may turn the short path off
 };
 
 // The hot path: a hit on the first line of the core's level-1 set (the MRU

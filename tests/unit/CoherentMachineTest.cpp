@@ -629,6 +629,120 @@ TEST(CoherentSingleCore, LongTraceRealisticShapes) {
     }
 }
 
+// The short miss path (CoherentMachine::miss_simple): taken when every level
+// is LRU, write-back and non-inclusive and core 0 runs alone with nothing
+// watching; against the reference on the long traces, with a non-power-of-
+// two L2 (48 sets) and L3 (40 sets), split and unified L1, 1 to 3 private
+// levels, and 2 to 4 levels.
+TEST(CoherentSingleCore, ShortMissPathAgainstReference) {
+    Rng r(15);
+    const LevelChoice plain = {Replacement::LRU, WritePolicy::WriteBack, Inclusion::NonInclusive};
+    for (int trial = 0; trial < 12; ++trial) {
+        HierarchyConfig c = realistic_config(r, {plain, plain, plain}, trial);
+        c.i1 = level(16, 4);
+        c.level[2] = level(40, 16);
+        c.levels = 2 + trial % 3;
+        if (c.levels == 4) c.level[3] = level(96, 12);
+        c.private_levels = u32(1 + trial % c.levels);
+        CoherentMachine m;
+        ErrorText err;
+        error_clear(err);
+        ASSERT_TRUE(m.init(c, 4, kHeap, err));
+        EXPECT_TRUE(m.simple_misses());
+        m.destroy();
+        ASSERT_TRUE(single_core_differential(c, 4, realistic_trace(r, true), 1000));
+    }
+}
+
+// Which machines take it, and when they stop: any level that is not LRU,
+// write-back and non-inclusive, a prefetcher, miss classification,
+// observation and a second core send every miss through the general path;
+// there the results are the same with the short path forbidden.
+TEST(CoherentSingleCore, ShortMissPathConditions) {
+    const LevelConfig lru = level(8, 4);
+    auto takes = [](HierarchyConfig c) {
+        CoherentMachine m;
+        ErrorText err;
+        error_clear(err);
+        EXPECT_TRUE(m.init(c, 2, kHeap, err));
+        bool s = m.simple_misses();
+        m.destroy();
+        return s;
+    };
+    EXPECT_TRUE(takes(hierarchy({lru, level(16, 8), level(40, 12)}, 0, true)));
+    EXPECT_TRUE(takes(hierarchy({lru})));
+    EXPECT_FALSE(takes(hierarchy({lru, level(16, 8, Replacement::FIFO)})));
+    EXPECT_FALSE(takes(hierarchy({lru, level(16, 8, Replacement::LRU, WritePolicy::WriteThrough)})));
+    EXPECT_FALSE(takes(hierarchy({lru, level(16, 8, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Inclusive)})));
+    EXPECT_FALSE(takes(hierarchy({lru, level(16, 8, Replacement::LRU, WritePolicy::WriteBack, Inclusion::Exclusive)})));
+    EXPECT_FALSE(takes(hierarchy({level(8, 4, Replacement::PLRU), level(16, 8)})));
+    HierarchyConfig i1_random = hierarchy({lru, level(16, 8)}, 0, true);
+    i1_random.i1 = level(8, 4, Replacement::Random);
+    EXPECT_FALSE(takes(i1_random));
+    HierarchyConfig pf = hierarchy({lru, level(16, 8)});
+    pf.level[1].prefetch.kinds = kPrefetchNextLine;
+    pf.level[1].prefetch.degree = 1;
+    EXPECT_FALSE(takes(pf));
+
+    CoherentMachine m;
+    ErrorText err;
+    error_clear(err);
+    ASSERT_TRUE(m.init(hierarchy({lru, level(16, 8)}), 2, kHeap, err));
+    EXPECT_TRUE(m.simple_misses());
+    m.allow_simple_misses(false);
+    EXPECT_FALSE(m.simple_misses());
+    m.allow_simple_misses(true);
+    EXPECT_TRUE(m.simple_misses());
+    m.access(1, kRead, 7, kAllBytes);  // a second core
+    EXPECT_FALSE(m.simple_misses());
+    m.allow_simple_misses(true);       // stays off once several cores ran
+    EXPECT_FALSE(m.simple_misses());
+    m.destroy();
+    ASSERT_TRUE(m.init(hierarchy({lru, level(16, 8)}), 2, kHeap, err));
+    m.enable_observation();
+    EXPECT_FALSE(m.simple_misses());
+    m.destroy();
+    ASSERT_TRUE(m.init(hierarchy({lru, level(16, 8)}), 2, kHeap, err));
+    ASSERT_TRUE(m.enable_classification(err));
+    EXPECT_FALSE(m.simple_misses());
+    m.destroy();
+}
+
+// The short path and the general one give the same counters, contents and
+// results access by access on a desktop-shaped machine (split L1, a
+// non-power-of-two L3) over a long mixed trace.
+TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
+    Rng r(16);
+    HierarchyConfig c = hierarchy({level(16, 12), level(32, 10), level(80, 12)}, 0, true);
+    c.i1 = level(16, 8);
+    CoherentMachine fast, general;
+    ErrorText err;
+    error_clear(err);
+    ASSERT_TRUE(fast.init(c, 1, kHeap, err));
+    ASSERT_TRUE(general.init(c, 1, kHeap, err));
+    general.allow_simple_misses(false);
+    ASSERT_TRUE(fast.simple_misses());
+    Trace t = realistic_trace(r, false);
+    for (size_t i = 0; i < t.size(); ++i)
+        ASSERT_EQ(fast.access(0, t[i].kind, t[i].block, kAllBytes), general.access(0, t[i].kind, t[i].block, kAllBytes)) << i;
+    for (int k = 0; k < c.levels; ++k)
+        for (bool ic : {false, true}) {
+            if (ic && k) continue;
+            EXPECT_EQ(diff_stats(fast.stats(0, k, ic), general.stats(0, k, ic)), "") << k << ic;
+            for (const Ref& x : t) {
+                bool d1 = false, d2 = false;
+                ASSERT_EQ(fast.contains(0, k, ic, x.block, &d1), general.contains(0, k, ic, x.block, &d2));
+                ASSERT_EQ(d1, d2);
+            }
+        }
+    EXPECT_EQ(fast.memory_reads(), general.memory_reads());
+    EXPECT_EQ(fast.memory_writes(), general.memory_writes());
+    EXPECT_GT(fast.stats(0, 2, false).misses[kRead], 0u);
+    EXPECT_GT(fast.stats(0, 1, false).refs[kWriteback], 0u);
+    fast.destroy();
+    general.destroy();
+}
+
 // ---------------------------------------------------------------------------
 // Several cores: against ReferenceCoherent
 // ---------------------------------------------------------------------------
