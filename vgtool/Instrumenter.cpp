@@ -33,9 +33,20 @@ struct Event {
 // merges with the read before it (read-modify-write) before any flush.
 constexpr Int kQueue = 16;
 
+// Certain I1 hits (kEvFetchHit) are counted, not simulated: per source
+// line the number of such fetches, added once per straight-line piece of
+// the queue (at the end of its flush) instead of two counter updates per
+// instruction. Nothing reads these counters in between: the helpers of the
+// same flush do not, and a client request or side exit ends the piece.
+constexpr Int kHitLines = 16;
+
 struct State {
     Event ev[kQueue];
     Int used;
+    LineCC* hit_cc[kHitLines];
+    ULong hit_n[kHitLines];
+    Int hit_lines;
+    ULong hits;
     Addr last_fetch_line;  // line of the previous instruction's fetch; ~0 = none
     SBInfo* sb;
     Int next_instr;
@@ -54,15 +65,34 @@ enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
-// *counter += 1 in IR (a load, an add, a store: no call).
-void add_one(State& s, ULong* counter) {
+// *counter += n in IR (a load, an add, a store: no call).
+void add_n(State& s, ULong* counter, ULong n) {
     IRExpr* addr = ptr_arg(counter);
     IRTemp old = newIRTemp(s.out->tyenv, Ity_I64);
     addStmtToIRSB(s.out, IRStmt_WrTmp(old, IRExpr_Load(Iend_LE, Ity_I64, addr)));
     IRTemp inc = newIRTemp(s.out->tyenv, Ity_I64);
     addStmtToIRSB(s.out, IRStmt_WrTmp(inc, IRExpr_Binop(Iop_Add64, IRExpr_RdTmp(old),
-                                                        IRExpr_Const(IRConst_U64(1)))));
+                                                        IRExpr_Const(IRConst_U64(n)))));
     addStmtToIRSB(s.out, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(inc)));
+}
+
+void flush_hits(State& s) {
+    for (Int j = 0; j < s.hit_lines; ++j) add_n(s, &s.hit_cc[j]->ir, s.hit_n[j]);
+    if (s.hits) add_n(s, g_cfg.i1_fetch_refs, s.hits);
+    s.hit_lines = 0;
+    s.hits = 0;
+}
+
+void count_hit(State& s, LineCC* cc) {
+    ++s.hits;
+    for (Int j = 0; j < s.hit_lines; ++j)
+        if (s.hit_cc[j] == cc) {
+            ++s.hit_n[j];
+            return;
+        }
+    if (s.hit_lines == kHitLines) flush_hits(s);
+    s.hit_cc[s.hit_lines] = cc;
+    s.hit_n[s.hit_lines++] = 1;
 }
 
 void flush(State& s) {
@@ -74,8 +104,7 @@ void flush(State& s) {
         IRExpr* ii = ptr_arg(e.ii);
         switch (e.kind) {
             case kEvFetchHit:
-                add_one(s, &e.ii->cc->ir);
-                add_one(s, g_cfg.i1_fetch_refs);
+                count_hit(s, e.ii->cc);
                 i += 1;
                 break;
             case kEvFetch:
@@ -110,6 +139,7 @@ void flush(State& s) {
             }
         }
     }
+    flush_hits(s);
     s.used = 0;
 }
 
@@ -226,6 +256,8 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
 
     State s;
     s.used = 0;
+    s.hit_lines = 0;
+    s.hits = 0;
     s.last_fetch_line = ~Addr(0);
     s.out = deepCopyIRSBExceptStmts(sb_in);
 
