@@ -37,6 +37,7 @@ inline ULong latency_x100(unsigned depth) {
 // latency of the depth it is reported at (the first shared level); a write
 // that invalidates other copies adds --upgrade-latency.
 inline void charge(CoreCounters& c, u32 r) {
+    if (!r) return;  // a level-1 hit costs nothing beyond the CPI
     CoreClock& k = g_clocks[g_core];
     const HierarchyConfig& cfg = sim::g_config;
     ULong coh = 0;
@@ -174,7 +175,9 @@ StackRelocation g_relocation;
 
 void set_stack_relocation(const StackRelocation& r) { g_relocation = r; }
 
-u32 run(const Ev& e) {
+namespace {
+
+inline u32 run(const Ev& e) {
     u32 core = g_core;
     CoreCounters& c = g_slots[g_slot];
     const InstrInfo* n = reinterpret_cast<const InstrInfo*>(e.w0 & ~kTagMask);
@@ -214,6 +217,19 @@ u32 run(const Ev& e) {
             return instrs;
         }
     }
+}
+
+}  // namespace
+
+u32 run_batch(const Ev* ev, u32 n, u32* quantum) {
+    u32 q = *quantum;
+    u32 i = 0;
+    while (i < n && q > 0 && (ev[i].w0 & kTagMask) != kTagMarker) {
+        u32 instrs = run(ev[i++]);
+        q = instrs >= q ? 0 : q - instrs;
+    }
+    *quantum = q;
+    return i;
 }
 
 void enter(u32 slot, u32 core) {

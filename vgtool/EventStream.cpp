@@ -140,18 +140,35 @@ void close(Stream* s) {
     s->closed = true;
 }
 
+namespace {
+// Gives back the oldest chunk once it is consumed; false if the stream has
+// no later chunk yet.
+inline bool next_chunk(Stream* s) {
+    if (s->read < kChunkEvents) return true;
+    if (!s->head->next) return false;
+    EvChunk* done = s->head;
+    s->head = done->next;
+    s->read = 0;
+    free_chunk(done);
+    return true;
+}
+}  // namespace
+
 bool peek(Stream* s, Ev& e) {
-    if (s->read == kChunkEvents) {
-        if (!s->head->next) return false;
-        EvChunk* done = s->head;
-        s->head = done->next;
-        s->read = 0;
-        free_chunk(done);
-    }
-    if (s->read >= used_in(s, s->head)) return false;
+    if (!next_chunk(s) || s->read >= used_in(s, s->head)) return false;
     e = s->head->ev[s->read];
     return true;
 }
+
+u32 span(Stream* s, const Ev** first) {
+    if (!next_chunk(s)) return 0;
+    u32 used = used_in(s, s->head);
+    if (s->read >= used) return 0;
+    *first = &s->head->ev[s->read];
+    return used - s->read;
+}
+
+void consume_n(Stream* s, u32 n) { s->read += n; }
 
 bool peek_second(Stream* s, Ev& e) {
     Ev first;

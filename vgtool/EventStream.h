@@ -93,6 +93,11 @@ bool peek(Stream* s, Ev& e);
 // The event after the next one (a marker's payload), not consuming either.
 bool peek_second(Stream* s, Ev& e);
 void consume(Stream* s);
+// The unconsumed events of `s` that lie together in its oldest chunk (at
+// least one when peek() would find one): *first points at the next one.
+// The replay runs them in a loop without a call per event.
+u32 span(Stream* s, const Ev** first);
+void consume_n(Stream* s, u32 n);
 void destroy(Stream* s);
 
 // Bytes of chunk memory in use, and the limit.

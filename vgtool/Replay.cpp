@@ -540,14 +540,16 @@ Step run_slot(Slot* s) {
             return Step::Idle;
         }
         if (s->quantum_left == 0) return Step::Turn;
-        Ev e;
-        if (!stream::peek(u->s, e)) {
+        const Ev* next;
+        u32 avail = stream::span(u->s, &next);
+        if (!avail) {
             if (u->s->closed) {
                 finish_unit(s);
                 continue;
             }
             return Step::Stall;
         }
+        Ev e = *next;
         if ((e.w0 & kTagMask) == kTagMarker) {
             // The payload was appended with the header: it is there.
             Ev p;
@@ -567,10 +569,9 @@ Step run_slot(Slot* s) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
         }
-        stream::consume(u->s);
-        u32 n = coresim::run(e);
-        s->quantum_left = n >= s->quantum_left ? 0 : s->quantum_left - n;
-        ++g_progress;
+        u32 done = coresim::run_batch(next, avail, &s->quantum_left);
+        stream::consume_n(u->s, done);
+        g_progress += done;
     }
 }
 
