@@ -477,33 +477,31 @@ void CoherentMachine::update_simple() {
 // `block` is in none of the ways of core 0's L1 set for `kind` (the
 // caller searched it: access_slow() or an L1View user).
 u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
-    Core& cr = cores_[0];
-    cur_ = &cr;
-    CacheLevel& top = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
+    cur_ = &cores_[0];
+    CacheLevel& top = lvl(0, kind == kFetch);
     top.stats.refs[kind]++;
     top.stats.misses[kind]++;
     int k = 1;
     for (; k < levels_; ++k) {
-        CacheLevel& c = k < plevels_ ? cr.lv[k] : shared_[k];
+        CacheLevel& c = lvl(k, false);
         c.stats.refs[kind]++;
-        u64* keys = c.set_keys(c.set_of(block));
-        u32 n = c.assoc();
-        u32 p = 0;
-        while (p < n && !repl::key_holds(keys[p], block)) ++p;
-        if (p < n) {
-            if (p) repl::order_to_front(keys, p);
+        u64 s = c.set_of(block);
+        int p = c.find(s, block);
+        if (p >= 0) {
+            c.touch(s, p);
             break;
         }
         c.stats.misses[kind]++;
     }
     if (k == levels_) ++mem_reads_;
-    for (int j = k - 1; j >= 1; --j) fill_simple(j, j < plevels_ ? cr.lv[j] : shared_[j], block, false);
+    for (int j = k - 1; j >= 1; --j) fill_simple(j, lvl(j, false), block, false);
     fill_simple(0, top, block, kind == kWrite);
     return u32(k);
 }
 
 // allocate() + evict() of level k: the new line goes in front, the LRU
-// line that falls off is written back if dirty.
+// line that falls off is written back if dirty. (CacheLevel::insert() does
+// the same for an LRU set, out of line and after a policy test.)
 void CoherentMachine::fill_simple(int k, CacheLevel& c, u64 block, bool dirty) {
     u64* keys = c.set_keys(c.set_of(block));
     u64 dropped = repl::order_push_front(keys, c.assoc(), repl::make_key(block, dirty));
@@ -521,14 +519,13 @@ void CoherentMachine::writeback_simple(int k, u64 block) {
         ++mem_writes_;
         return;
     }
-    CacheLevel& c = k < plevels_ ? cores_[0].lv[k] : shared_[k];
+    CacheLevel& c = lvl(k, false);
     c.stats.refs[kWriteback]++;
-    u64* keys = c.set_keys(c.set_of(block));
-    for (u32 p = 0; p < c.assoc(); ++p) {
-        if (repl::key_holds(keys[p], block)) {
-            keys[p] |= 1;
-            return;
-        }
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p >= 0) {
+        c.mark_dirty(s, p);
+        return;
     }
     c.stats.misses[kWriteback]++;
     fill_simple(k, c, block, true);
