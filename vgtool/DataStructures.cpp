@@ -162,17 +162,18 @@ bool in_preload(DiEpoch ep, Addr ip) {
     return ip >= g_preload_lo && ip < g_preload_hi;
 }
 
-bool system_object(const HChar* path) {
-    return path && (VG_(strncmp)(path, "/lib", 4) == 0 || VG_(strncmp)(path, "/usr/lib", 8) == 0);
-}
-
-// ompsim's own client-side objects (the preload library, a shared libepapi):
-// their globals are bookkeeping, not the program's data.
-bool ompsim_object(const HChar* path) {
-    return path && (VG_(strstr)(path, "vgpreload_ompsim") || VG_(strstr)(path, "libepapi.so"));
-}
-
 }  // namespace
+
+// System libraries (libc, ld.so, libstdc++) hold hundreds of internal
+// globals, and evaluating their DWARF location expressions makes Valgrind
+// 3.19 print warnings for newer DWARF opcodes. ompsim's own client-side
+// objects (the preload libraries, a shared libepapi) hold bookkeeping, not
+// the program's data.
+bool program_object(const HChar* path) {
+    if (!path) return false;
+    if (VG_(strncmp)(path, "/lib", 4) == 0 || VG_(strncmp)(path, "/usr/lib", 8) == 0) return false;
+    return !VG_(strstr)(path, "vgpreload_ompsim") && !VG_(strstr)(path, "libepapi.so");
+}
 
 void init(const Options& o, const HierarchyConfig& cfg) {
     g_opt = o;
@@ -376,12 +377,9 @@ void new_mapping(Addr a, SizeT, ULong di_handle) {
     for (UInt i = 0; i < g_nhandles; ++i)
         if (g_handles[i] == di_handle) return;
     if (g_nhandles < 64) g_handles[g_nhandles++] = di_handle;
-    // The program's own objects only: system libraries (libc, ld.so, libstdc++)
-    // hold hundreds of internal globals, and evaluating their DWARF location
-    // expressions makes Valgrind 3.19 print warnings for newer DWARF opcodes.
+    // The program's own objects only.
     NSegment const* seg = VG_(am_find_nsegment)(a);
-    const HChar* path = seg ? VG_(am_get_filename)(seg) : nullptr;
-    if (!path || system_object(path) || ompsim_object(path)) return;
+    if (!program_object(seg ? VG_(am_get_filename)(seg) : nullptr)) return;
     DiEpoch ep = VG_(current_DiEpoch)();
     XArray* blocks = VG_(di_get_global_blocks_from_dihandle)(di_handle, False);
     for (Word i = 0; i < VG_(sizeXA)(blocks); ++i) {

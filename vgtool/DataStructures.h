@@ -89,6 +89,10 @@ u32 find_range(Addr p, SizeT n);
 void new_mapping(Addr a, SizeT len, ULong di_handle);
 void unmapped(Addr a, SizeT len);
 
+// Whether the object file at `path` is the program's own: its globals are
+// monitored. System libraries and ompsim's client-side objects are not.
+bool program_object(const HChar* path);
+
 // The <data-structures> section of the document (docs/output-format.md);
 // `events` names the cost columns ("Dr D1mr .. Dw D1mw ..").
 void write_xml(VgFile* fp, const HierarchyConfig& cfg, const HChar* events);

@@ -16,6 +16,7 @@
 #include "Reports.h"
 #include "SimHelpers.h"
 #include "Termination.h"
+#include "VarInfoFilter.h"
 #include "CoreSim.h"
 #include "ompsim.h"
 
@@ -510,6 +511,7 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
 // reads them from the client's system calls.
 void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs) {
     termination::pre_syscall(tid, sysno, args, nargs);
+    varinfo::pre_syscall(sysno, args, nargs);
 }
 void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res) {
     termination::post_syscall(tid, sysno, args, nargs, res);
@@ -584,13 +586,9 @@ void pre_clo_init() {
     VG_(needs_client_requests)(handle_client_request);
     VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
     // Global variables with their sizes come from the DWARF variable info,
-    // which Valgrind must be told to read before options are processed;
-    // reading it costs seconds per run on a machine with glibc's debug
-    // files, so only when the monitor is asked for.
-    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); ++i) {
-        const HChar* a = *(HChar**)VG_(indexXA)(VG_(args_for_valgrind), i);
-        if (VG_(strcmp)(a, "--monitor=yes") == 0) VG_(needs_var_info)();
-    }
+    // which must be switched on before options are processed, and only for
+    // the objects the monitor takes globals from (VarInfoFilter.h).
+    varinfo::init_from_args();
     VG_(track_new_mem_startup)(new_mem_startup);
     VG_(track_new_mem_mmap)(new_mem_mmap);
     VG_(track_die_mem_munmap)(die_mem_munmap);
