@@ -32,6 +32,20 @@ void zero_bytes(void* p, size_t n) {
     for (size_t i = 0; i < n; ++i) b[i] = 0;
 }
 
+// How many of the n ascending values are <= key (the index of the first
+// one above it). Branch-free: the step is a conditional move, since a page
+// of small heap blocks makes every comparison a coin toss.
+u32 upper_bound(const u16* v, u32 n, u16 key) {
+    if (n == 0) return 0;
+    const u16* b = v;
+    for (u32 len = n; len > 1;) {
+        u32 half = len / 2;
+        b = b[half] <= key ? b + half : b;
+        len -= half;
+    }
+    return u32(b - v) + (*b <= key ? 1u : 0u);
+}
+
 void copy_bytes(void* d, const void* s, size_t n) {
     u8* a = static_cast<u8*>(d);
     const u8* b = static_cast<const u8*>(s);
@@ -461,28 +475,27 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
     u32 slot = page_insert(page);
     if (slot == kNone) return false;
     Page& p = pages_[slot];
-    if (p.cap == 0 && p.count == kInline) {
-        u32* h = static_cast<u32*>(mem(sizeof(u32) * 2 * kInline));
+    if ((p.cap == 0 && p.count == kInline) || (p.cap && p.count == p.cap)) {
+        u32 cap = p.cap ? 2 * p.cap : 2 * kInline;
+        u32* h = static_cast<u32*>(mem(page_heap_bytes(cap)));
         if (!h) return false;
-        copy_bytes(h, p.inl, sizeof(u32) * kInline);
+        copy_bytes(h, page_ids(p), sizeof(u32) * p.count);
+        copy_bytes(h + cap, page_offs(p), sizeof(u16) * p.count);
+        if (p.cap) unmem(p.heap);
         p.heap = h;
-        p.cap = 2 * kInline;
-    } else if (p.cap && p.count == p.cap) {
-        u32* h = static_cast<u32*>(mem(sizeof(u32) * 2 * size_t(p.cap)));
-        if (!h) return false;
-        copy_bytes(h, p.heap, sizeof(u32) * p.cap);
-        unmem(p.heap);
-        p.heap = h;
-        p.cap *= 2;
+        p.cap = cap;
     }
     u32* ids = page_ids(p);
-    u64 lo = ranges_[r].lo;
+    u16* offs = page_offs(p);
+    u64 lo = ranges_[r].lo, base = page << kPageBits;
     u32 pos = p.count;
     while (pos > 0 && ranges_[ids[pos - 1]].lo > lo) {
         ids[pos] = ids[pos - 1];
+        offs[pos] = offs[pos - 1];
         --pos;
     }
     ids[pos] = r;
+    offs[pos] = u16(lo > base ? lo - base : 0);
     ++p.count;
     if (pos > 0 && ranges_[ids[pos - 1]].hi > lo) p.overlap = 1;
     if (pos + 1 < p.count && ranges_[r].hi > ranges_[ids[pos + 1]].lo) p.overlap = 1;
@@ -494,10 +507,14 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     if (slot == kNone) return;
     Page& p = pages_[slot];
     u32* ids = page_ids(p);
+    u16* offs = page_offs(p);
     u32 pos = 0;
     while (pos < p.count && ids[pos] != r) ++pos;
     if (pos == p.count) return;
-    for (u32 i = pos + 1; i < p.count; ++i) ids[i - 1] = ids[i];
+    for (u32 i = pos + 1; i < p.count; ++i) {
+        ids[i - 1] = ids[i];
+        offs[i - 1] = offs[i];
+    }
     --p.count;
     if (p.count == 0) {
         if (p.cap) unmem(p.heap);
@@ -505,9 +522,9 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
         return;
     }
     if (p.cap && p.count <= kInline) {
-        u32* h = p.heap;
-        copy_bytes(p.inl, h, sizeof(u32) * p.count);
-        unmem(h);
+        copy_bytes(p.inl, ids, sizeof(u32) * p.count);
+        copy_bytes(p.inl_off, offs, sizeof(u16) * p.count);
+        unmem(p.heap);
         p.heap = nullptr;
         p.cap = 0;
         ids = p.inl;
@@ -873,11 +890,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e) {
         const Page& p = pages_[slot];
         const u32* ids = page_ids(p);
         if (!p.overlap) {
-            u32 lo = 0, hi = p.count;  // first range with lo > addr
-            while (lo < hi) {
-                u32 mid = (lo + hi) / 2;
-                if (ranges_[ids[mid]].lo <= addr) lo = mid + 1; else hi = mid;
-            }
+            u32 lo = upper_bound(page_offs(p), p.count, u16(addr & kPageMask));  // first range with lo > addr
             if (lo < p.count) ilast = min64(ilast, ranges_[ids[lo]].lo - 1);
             if (lo > 0) {
                 const Range& g = ranges_[ids[lo - 1]];

@@ -536,6 +536,7 @@ struct Trace {
     u64 seed;
     int levels;
     u32 lines, bins, slots;
+    bool heap = false;  // small disjoint blocks packed into 4 pages, as a heap
 };
 
 void compare(const RangeMonitor& m, const ReferenceMonitor& r, const char* when) {
@@ -607,6 +608,16 @@ void run_trace(const Trace& tr, int ops) {
             ASSERT_EQ(m.set_resolution(id, lines, bins), ref.set_resolution(id, lines, bins));
         } else if (dice < 150) {
             u32 id = u32(below(ref.structures()));
+            if (tr.heap) {
+                // 16-byte granules over 4 pages, blocks of 16 to 64 bytes
+                // that never overlap: the pages hold dozens of ranges each
+                // and are searched by start offset (Page::inl_off/heap).
+                u64 lo = arena + 16 * below(1024), size = 16 * (1 + below(4));
+                bool clash = false;
+                for (auto& l : ref.live()) clash = clash || (lo < l.second && l.first < lo + size);
+                if (!clash) ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
+                continue;
+            }
             u64 size;
             u64 kind = below(100);
             if (kind < 70) size = 1 + below(4096);
@@ -688,6 +699,17 @@ TEST(MonitorDifferential, Lines) {
 TEST(MonitorDifferential, Bins) {
     for (u64 s = 21; s <= 26; ++s) {
         run_trace(Trace{s, int(1 + s % 4), 0, s % 2 ? 25u : 7u, 0}, 4000);
+        if (HasFatalFailure()) return;
+    }
+}
+
+// A heap's pages: up to 256 blocks per page, added and freed in random
+// order, so pages move between the inline and the heap id lists.
+TEST(MonitorDifferential, DenseSmallBlocks) {
+    for (u64 s = 41; s <= 46; ++s) {
+        Trace tr{s, int(1 + s % 4), 0, s % 3 == 0 ? 25u : 0u, 0};
+        tr.heap = true;
+        run_trace(tr, 20000);
         if (HasFatalFailure()) return;
     }
 }
