@@ -16,7 +16,7 @@ using IRAtom = IRExpr;
 
 InstrumentConfig g_cfg;
 
-enum EventKind { kEvFetch, kEvFetchGen, kEvFetchHit, kEvRead, kEvWrite, kEvModify };
+enum EventKind { kEvFetch, kEvFetchGen, kEvFetchHit, kEvFetchLast, kEvRead, kEvWrite, kEvModify };
 
 bool is_data(EventKind k) { return k == kEvRead || k == kEvWrite || k == kEvModify; }
 
@@ -55,13 +55,14 @@ struct State {
 
 void emit(State& s, Int regparms, Int which, IRExpr** args, IRExpr* guard) {
     const HelperTable& h = g_cfg.helpers;
-    void* fns[10] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr, h.dw, h.dm};
+    void* fns[11] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr, h.dw, h.dm, h.ir_last};
+    tl_assert(fns[which]);
     IRDirty* di = unsafeIRDirty_0_N(regparms, h.names[which], VG_(fnptr_to_fnentry)(fns[which]), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(s.out, IRStmt_Dirty(di));
 }
 
-enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm };
+enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
@@ -129,6 +130,11 @@ void flush(State& s) {
                 emit(s, 1, kIrGen, mkIRExprVec_1(ii), nullptr);
                 i += 1;
                 break;
+            case kEvFetchLast:
+                count_hit(s, e.ii->cc);
+                emit(s, 1, kIrLast, mkIRExprVec_1(ii), nullptr);
+                i += 1;
+                break;
             case kEvRead:
             case kEvWrite:
             case kEvModify: {
@@ -162,9 +168,18 @@ void add_fetch(State& s, InstrInfo* ii) {
     bool single = fetch_single_line(ii->addr, ii->len);
     e.kind = single ? kEvFetch : kEvFetchGen;
     e.ii = ii;
-    Addr line = single ? ii->addr >> g_cfg.fetch_line_bits : ~Addr(0);
-    if (g_cfg.i1_fetch_refs && single && line == s.last_fetch_line) e.kind = kEvFetchHit;
-    s.last_fetch_line = line;
+    Addr line = ii->addr >> g_cfg.fetch_line_bits;
+    Addr last = (ii->addr + ii->len - 1) >> g_cfg.fetch_line_bits;
+    if (g_cfg.i1_fetch_refs && line == s.last_fetch_line) {
+        if (single) e.kind = kEvFetchHit;
+        // Two lines, the first a certain hit: only the second is tested.
+        else if (last == line + 1 && g_cfg.helpers.ir_last) e.kind = kEvFetchLast;
+    }
+    // An instruction that straddles lines fetches them in order, so its last
+    // line is the one the next instruction can hit for certain: matmul's
+    // inner loop has one such instruction, and the ones after it in the
+    // same line each cost a helper call before.
+    s.last_fetch_line = single ? line : last;
 }
 
 void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {

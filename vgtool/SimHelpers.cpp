@@ -179,6 +179,12 @@ VG_REGPARM(1) void hier_ir_gen(InstrInfo* n) {
     cc->ir++;
     if (g_icache) hier_lines(kFetch, cc->ir_served, n->addr, n->len, n->addr);
 }
+// The last line of a two-line instruction; its first line and its Ir were
+// counted as a certain hit (HelperTable::ir_last).
+VG_REGPARM(1) void hier_ir_last(InstrInfo* n) {
+    u64 b = (n->addr + n->len - 1) >> g_machine.line_bits();
+    count(n->cc->ir_served, g_machine.access(0, kFetch, b, ~0ull, n->addr) & kDepthMask);
+}
 // The translations' cycles are derived from LineCC::tlb at the end
 // (cycles_of), like the caches' from the served counts.
 VG_REGPARM(3) void hier_dr(InstrInfo* n, Addr a, UWord size) {
@@ -305,6 +311,13 @@ VG_REGPARM(1) void fast_ir_gen(InstrInfo* n) {
             count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
     }
 }
+VG_REGPARM(1) void fast_ir_last(InstrInfo* n) {
+    u64 b = (n->addr + n->len - 1) >> g_lb;
+    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
+        g_fi.refs[kFetch]++;
+    else
+        count(n->cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
+}
 VG_REGPARM(1) void fast_ir1(InstrInfo* n) { fast_fetch1(n); }
 VG_REGPARM(2) void fast_ir2(InstrInfo* n, InstrInfo* n2) {
     fast_fetch1(n);
@@ -386,18 +399,18 @@ void* fn(F f) {
 HelperTable cachegrind_helpers() {
     HelperTable t = {
         fn(cg_ir1), fn(cg_ir2), fn(cg_ir3), fn(cg_ir_gen), fn(cg_ir_dr), fn(cg_ir_dw),
-        fn(cg_ir_dr), fn(cg_dr), fn(cg_dw), fn(cg_dr),
+        fn(cg_ir_dr), fn(cg_dr), fn(cg_dw), fn(cg_dr), nullptr,
         {"cg_ir1", "cg_ir2", "cg_ir3", "cg_ir_gen", "cg_ir_dr", "cg_ir_dw", "cg_ir_dm", "cg_dr",
-         "cg_dw", "cg_dm"}};
+         "cg_dw", "cg_dm", ""}};
     return t;
 }
 
 HelperTable hierarchy_helpers() {
     HelperTable t = {
         fn(hier_ir1), fn(hier_ir2), fn(hier_ir3), fn(hier_ir_gen), fn(hier_ir_dr),
-        fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm),
+        fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm), fn(hier_ir_last),
         {"hier_ir1", "hier_ir2", "hier_ir3", "hier_ir_gen", "hier_ir_dr", "hier_ir_dw",
-         "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm"}};
+         "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm", "hier_ir_last"}};
     return t;
 }
 
@@ -411,24 +424,26 @@ HelperTable fast_helpers(bool monitor) {
         HelperTable t = {
             fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<true>),
             fn(fast_ir_dw<true>), fn(fast_ir_dm<true>), fn(fast_dr<true>), fn(fast_dw<true>), fn(fast_dm<true>),
+            fn(fast_ir_last),
             {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fastm_ir_dr", "fastm_ir_dw",
-             "fastm_ir_dm", "fastm_dr", "fastm_dw", "fastm_dm"}};
+             "fastm_ir_dm", "fastm_dr", "fastm_dw", "fastm_dm", "fast_ir_last"}};
         return t;
     }
     HelperTable t = {
         fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<false>),
         fn(fast_ir_dw<false>), fn(fast_ir_dm<false>), fn(fast_dr<false>), fn(fast_dw<false>), fn(fast_dm<false>),
+        fn(fast_ir_last),
         {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fast_ir_dr", "fast_ir_dw",
-         "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm"}};
+         "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm", "fast_ir_last"}};
     return t;
 }
 
 HelperTable stream_helpers() {
     HelperTable t = {
         fn(st_ir1), fn(st_ir2), fn(st_ir3), fn(st_ir_gen), fn(st_ir_dr), fn(st_ir_dw),
-        fn(st_ir_dm), fn(st_dr), fn(st_dw), fn(st_dm),
+        fn(st_ir_dm), fn(st_dr), fn(st_dw), fn(st_dm), nullptr,
         {"st_ir1", "st_ir2", "st_ir3", "st_ir_gen", "st_ir_dr", "st_ir_dw", "st_ir_dm", "st_dr",
-         "st_dw", "st_dm"}};
+         "st_dw", "st_dm", ""}};
     return t;
 }
 

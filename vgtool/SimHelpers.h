@@ -32,7 +32,12 @@ struct HelperTable {
     void* dr;
     void* dw;
     void* dm;
-    const char* names[10];
+    // The last line of a two-line instruction whose first line is a
+    // certain I1 hit (InstrumentConfig::i1_fetch_refs counts that line and
+    // the instruction's Ir): only the general machine's one-core helpers
+    // have it, null elsewhere.
+    void* ir_last;
+    const char* names[11];
 };
 
 namespace sim {
