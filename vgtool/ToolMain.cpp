@@ -432,6 +432,10 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     // slower than a serial one's.
     bool heap = args[0] == OMPSIM_USERREQ_HEAP_ALLOC || args[0] == OMPSIM_USERREQ_HEAP_FREE;
     if (heap && !ds::tracks_heap()) return True;
+    if (args[0] == OMPSIM_USERREQ_HEAP_TRACKING) {
+        *ret = ds::tracks_heap() ? 1 : 0;
+        return True;
+    }
     if (args[0] != OMPSIM_USERREQ_OMP_EVENT) replay::advance();
     switch (args[0]) {
         case OMPSIM_USERREQ_START_COLLECTION:
