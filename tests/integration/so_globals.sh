@@ -9,6 +9,8 @@
 #  - Each is first touched by its stores: 16,384 / 64 = 256 cold line
 #    misses, D1mw = 256. The 512 lines fit the default D1 (48 KiB, 12-way,
 #    64 sets: 8 lines per set), so the reads that follow all hit: D1mr = 0.
+#    (The program is bound at start-up: a lazy binding between the writes
+#    and the reads would bring the dynamic linker's data and stack in.)
 #  - Valgrind records variables for the program and for libso_table.so, and
 #    none for libc: Valgrind's own symbol-table trace for libc lists its
 #    symbols and no "Recording this variable" line (on a machine without
