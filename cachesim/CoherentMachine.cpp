@@ -35,6 +35,16 @@ inline u64 nonzero(u64 s) { return s ? s : 1; }
 // CacheLevel::contains without the dirty bit, inline (levels of active cores).
 inline bool has(const CacheLevel& l, u64 block) { return l.find(l.set_of(block), block) >= 0; }
 
+// A reference of `kind` to level c on the short miss path: counted, *set is
+// the block's set, and the result is its way, or -1 (counted as a miss).
+inline int reference(CacheLevel& c, AccessKind kind, u64 block, u64* set) {
+    c.stats.refs[kind]++;
+    *set = c.set_of(block);
+    int p = c.find(*set, block);
+    if (p < 0) c.stats.misses[kind]++;
+    return p;
+}
+
 const LevelStats kZeroStats = {};
 const CoherenceStats kZeroCoherence = {};
 
@@ -484,14 +494,12 @@ u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
     int k = 1;
     for (; k < levels_; ++k) {
         CacheLevel& c = lvl(k, false);
-        c.stats.refs[kind]++;
-        u64 s = c.set_of(block);
-        int p = c.find(s, block);
+        u64 s;
+        int p = reference(c, kind, block, &s);
         if (p >= 0) {
             c.touch(s, p);
             break;
         }
-        c.stats.misses[kind]++;
     }
     if (k == levels_) ++mem_reads_;
     for (int j = k - 1; j >= 1; --j) fill_simple(j, lvl(j, false), block, false);
@@ -520,14 +528,12 @@ void CoherentMachine::writeback_simple(int k, u64 block) {
         return;
     }
     CacheLevel& c = lvl(k, false);
-    c.stats.refs[kWriteback]++;
-    u64 s = c.set_of(block);
-    int p = c.find(s, block);
+    u64 s;
+    int p = reference(c, kWriteback, block, &s);
     if (p >= 0) {
         c.mark_dirty(s, p);
         return;
     }
-    c.stats.misses[kWriteback]++;
     fill_simple(k, c, block, true);
 }
 

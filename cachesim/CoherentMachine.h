@@ -137,7 +137,8 @@ public:
     // Whether access_demand() takes the short miss path (see miss_simple()).
     bool simple_misses() const { return simple_; }
     // For tests: off, every miss takes the general path (the short path must
-    // give the same results; tests/unit/SimpleMissTest.cpp compares them).
+    // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
+    // compare them).
     void allow_simple_misses(bool on) {
         allow_simple_ = on;
         update_simple();

@@ -828,8 +828,11 @@ struct IfuncObject {
     Addr text_lo;
     u32 first, n;  // their ranges in g_ifunc
 };
-IfuncObject g_ifunc_objects[32];
-u32 g_nifunc_objects;
+// Every object asked about has an entry (most with no resolvers), so the
+// list grows with the objects of the run: a fixed size would have left the
+// resolvers of a large program's later objects recorded.
+IfuncObject* g_ifunc_objects;
+u32 g_nifunc_objects, g_ifunc_objects_cap;
 Range* g_ifunc;
 u32 g_nifunc, g_ifunc_cap;
 
@@ -837,7 +840,7 @@ const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
     Addr text = VG_(DebugInfo_get_text_avma)(di);
     for (u32 i = 0; i < g_nifunc_objects; ++i)
         if (g_ifunc_objects[i].text_lo == text) return &g_ifunc_objects[i];
-    if (g_nifunc_objects == 32) return nullptr;
+    reserve(g_ifunc_objects, g_ifunc_objects_cap, g_nifunc_objects + 1, 16, "ompsim.ifunc");
     IfuncObject& o = g_ifunc_objects[g_nifunc_objects++];
     o.text_lo = text;
     o.first = g_nifunc;
@@ -878,7 +881,6 @@ bool unrecorded_code(Addr a) {
     const HChar* so = VG_(DebugInfo_get_soname)(di);
     if (so && has_prefix(so, "ld-linux")) return true;
     const IfuncObject* o = ifunc_resolvers(di);
-    if (!o) return false;
     for (u32 i = o->first; i < o->first + o->n; ++i)
         if (a >= g_ifunc[i].lo && a < g_ifunc[i].hi) return true;
     return false;

@@ -156,12 +156,14 @@ inline void hier_lines(AccessKind kind, ULong* served, Addr a, UWord size, Addr 
         if (kind != kFetch) ds::record_flags(b << bits, kind, r);
     }
 }
+// The fetch of line `b` for the instruction at `pc`, counted in cc.
+inline void hier_fetch_line(LineCC* cc, u64 b, Addr pc) {
+    count(cc->ir_served, g_machine.access(0, kFetch, b, ~0ull, pc) & kDepthMask);
+}
 inline void hier_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (g_icache)
-        count(cc->ir_served,
-              g_machine.access(0, kFetch, n->addr >> g_machine.line_bits(), ~0ull, n->addr) & kDepthMask);
+    if (g_icache) hier_fetch_line(cc, n->addr >> g_machine.line_bits(), n->addr);
 }
 
 VG_REGPARM(1) void hier_ir1(InstrInfo* n) { hier_fetch1(n); }
@@ -182,8 +184,7 @@ VG_REGPARM(1) void hier_ir_gen(InstrInfo* n) {
 // The last line of a two-line instruction; its first line and its Ir were
 // counted as a certain hit (HelperTable::ir_last).
 VG_REGPARM(1) void hier_ir_last(InstrInfo* n) {
-    u64 b = (n->addr + n->len - 1) >> g_machine.line_bits();
-    count(n->cc->ir_served, g_machine.access(0, kFetch, b, ~0ull, n->addr) & kDepthMask);
+    hier_fetch_line(n->cc, (n->addr + n->len - 1) >> g_machine.line_bits(), n->addr);
 }
 // The translations' cycles are derived from LineCC::tlb at the end
 // (cycles_of), like the caches' from the served counts.
@@ -253,15 +254,18 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
     return g_machine.access(0, kind, b, ~0ull, pc);
 }
 
+// The fetch of line `b` for the instruction at `pc`, counted in cc: the
+// MRU way inline, the rest in fast_rest().
+inline void fast_fetch_line(LineCC* cc, u64 b, Addr pc) {
+    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
+        g_fi.refs[kFetch]++;
+    else
+        count(cc->ir_served, fast_rest(g_fi, kFetch, b, pc) & kDepthMask);
+}
 inline void fast_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
-    u64 b = n->addr >> g_lb;
-    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1)) {
-        g_fi.refs[kFetch]++;
-        return;
-    }
-    count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
+    fast_fetch_line(cc, n->addr >> g_lb, n->addr);
 }
 // One data access of kind K (kRead or kWrite). A write hit on the MRU way
 // only marks the line dirty when D1 is write-back (a write-through D1 goes
@@ -304,20 +308,9 @@ VG_REGPARM(1) void fast_ir_gen(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
     u64 last = (n->addr + n->len - 1) >> g_lb;
-    for (u64 b = n->addr >> g_lb; b <= last; ++b) {
-        if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
-            g_fi.refs[kFetch]++;
-        else
-            count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
-    }
+    for (u64 b = n->addr >> g_lb; b <= last; ++b) fast_fetch_line(cc, b, n->addr);
 }
-VG_REGPARM(1) void fast_ir_last(InstrInfo* n) {
-    u64 b = (n->addr + n->len - 1) >> g_lb;
-    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
-        g_fi.refs[kFetch]++;
-    else
-        count(n->cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr) & kDepthMask);
-}
+VG_REGPARM(1) void fast_ir_last(InstrInfo* n) { fast_fetch_line(n->cc, (n->addr + n->len - 1) >> g_lb, n->addr); }
 VG_REGPARM(1) void fast_ir1(InstrInfo* n) { fast_fetch1(n); }
 VG_REGPARM(2) void fast_ir2(InstrInfo* n, InstrInfo* n2) {
     fast_fetch1(n);

@@ -40,9 +40,10 @@ void pre_syscall(UInt sysno, UWord* args, UInt nargs) {
     HChar link[32], path[4096];
     VG_(sprintf)(link, "/proc/self/fd/%d", fd);
     SSizeT n = VG_(readlink)(link, path, sizeof path - 1);
-    if (n <= 0) return;
-    path[n] = 0;
-    vgPlain_clo_read_var_info = ds::program_object(path) ? True : False;
+    // A file whose path cannot be had is read: its globals must not be lost
+    // (the flag would otherwise keep the previous mapping's choice).
+    path[n > 0 ? n : 0] = 0;
+    vgPlain_clo_read_var_info = n <= 0 || ds::program_object(path) ? True : False;
 }
 
 }  // namespace varinfo

@@ -46,8 +46,7 @@ static void* runtime_alloc(size_t n, size_t align, const void* ra) {
 /* Whether the tool groups heap blocks (--monitor=yes), asked once: that is
  * fixed for the run, and each report is a client request, a trip to
  * Valgrind's scheduler at every malloc and free even when nothing is done
- * with it (bench/kernels/containers with --monitor=no: 9.85 s -> 9.01 s
- * without the reports). Under other tools and natively the answer is 0, so
+ * with it (bench/kernels/containers with --monitor=no: 9.46 s -> 8.78 s). Under other tools and natively the answer is 0, so
  * Cachegrind with this library (cg_parity.sh) runs the same code as
  * ompsim without the monitor. */
 static int tracking = -1;
