@@ -8,6 +8,7 @@ void CoherenceDirectory::clear() {
     mask_ = 0;
     count_ = 0;
     shift_ = 64;
+    max_cores_ = 0;
     words_ = 1;
     stride_ = 3;
     nrecs_ = 0;
@@ -21,8 +22,9 @@ bool CoherenceDirectory::init(u32 max_cores, u64 entries, const Allocator& a) {
     clear();
     alloc_ = a;
     if (max_cores < 1 || max_cores > kMaxCores) return false;
-    words_ = (max_cores + 63) / 64;
-    stride_ = 2 + words_;
+    max_cores_ = max_cores;
+    words_ = 1;
+    stride_ = 3;
     u64 cap = 64;
     u32 lg = 6;
     while (cap < entries && lg < 40) {
@@ -68,11 +70,32 @@ bool CoherenceDirectory::grow() {
     return true;
 }
 
+bool CoherenceDirectory::reserve_cores(u32 n) {
+    if (!t_ || n > max_cores_) return false;
+    u32 words = (n + 63) / 64;
+    if (words <= words_) return true;
+    u32 stride = 2 + words;
+    u64 cap = mask_ + 1;
+    u64* t = static_cast<u64*>(alloc_.alloc(alloc_.ctx, cap * stride * sizeof(u64)));
+    if (!t) return false;
+    // Same capacity and hash: every entry keeps its slot.
+    for (u64 i = 0; i < cap; ++i) {
+        const u64* from = t_ + i * stride_;
+        u64* to = t + i * stride;
+        for (u32 w = 0; w < stride; ++w) to[w] = w < stride_ ? from[w] : 0;
+    }
+    alloc_.release(alloc_.ctx, t_);
+    t_ = t;
+    words_ = words;
+    stride_ = stride;
+    return true;
+}
+
 u32 CoherenceDirectory::insert(u64 block) {
     u32 s = find(block);
     if (s != kNone) return s;
     if (!t_) return kNone;
-    if ((count_ + 1) * 2 > mask_ + 1 && !grow()) {
+    if ((count_ + 1) * 4 > (mask_ + 1) * 3 && !grow()) {
         // Could not grow: use the table while it has room at all.
         if (count_ + 1 >= mask_ + 1) return kNone;
     }

@@ -237,6 +237,9 @@ bool CoherentMachine::activate(u32 core) {
     c.clean_writes_free = !multi_ && core == 0;
     if (core + 1 > cores_used_) cores_used_ = core + 1;
     if (core != 0 && !multi_) enter_multicore();
+    // The directory's holder sets grow with the highest active core; without
+    // the memory to widen them it cannot track this core: no tracking at all.
+    if (multi_ && dir_.ready() && !dir_.reserve_cores(cores_used_)) dir_.destroy();
     return true;
 }
 

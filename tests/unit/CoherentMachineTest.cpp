@@ -405,6 +405,32 @@ TEST(CoherentMachine, DirectoryShrinksBack) {
     EXPECT_LE(t.m.directory_entries(), 2u);
 }
 
+// The holder sets start one word wide and widen when a core >= 64 first
+// accesses: what cores 0 and 1 hold, and the loss record of core 1, come
+// through the widening intact.
+TEST(CoherentMachine, DirectoryWidensForHigherCores) {
+    M t(small3(), 256);
+    t.a(0, kRead, X);
+    t.a(1, kRead, X);                            // X: S in cores 0 and 1
+    t.a(1, kWrite, Y);                           // Y: M in core 1
+    t.a(0, kWrite, Y);                           // Y: M in core 0, core 1 lost it
+    EXPECT_EQ(t.m.state(1, Y), 'I');
+    EXPECT_EQ(t.a(200, kRead, Y), 2u | kCacheToCache);  // widened: core 0 supplies
+    EXPECT_EQ(t.m.state(0, Y), 'S');
+    EXPECT_EQ(t.m.state(200, Y), 'S');
+    EXPECT_EQ(t.m.state(0, X), 'S');
+    EXPECT_EQ(t.m.state(1, X), 'S');
+    u32 r = t.a(130, kWrite, X);                  // invalidates 0 and 1
+    EXPECT_EQ(flags(r) & kInvalidatedOthers, kInvalidatedOthers);
+    EXPECT_EQ(t.cs(130).invalidations_sent, 2u);
+    EXPECT_EQ(t.m.state(130, X), 'M');
+    EXPECT_EQ(t.m.state(0, X), 'I');
+    EXPECT_EQ(t.m.state(1, X), 'I');
+    // Core 1's record for Y survived: its next read is a coherence miss.
+    EXPECT_EQ(flags(t.a(1, kRead, Y)) & kCoherenceMiss, kCoherenceMiss);
+    EXPECT_EQ(t.m.state(1, Y), 'S');
+}
+
 // ---------------------------------------------------------------------------
 // --private-levels, --c2c-latency, --upgrade-latency (docs/cache-config.md)
 // ---------------------------------------------------------------------------
