@@ -243,6 +243,13 @@ bool CoherentMachine::activate(u32 core) {
     return true;
 }
 
+bool CoherentMachine::certain_refetch() const {
+    if (ncores_ == 0 || !split_ || pf_i1_on_ || classify_) return false;
+    for (int k = 1; k < levels_; ++k)
+        if (cfg_.level[k].inclusion == Inclusion::Inclusive) return false;
+    return true;
+}
+
 bool CoherentMachine::l1_view(bool icache_side, L1View* v) {
     if (ncores_ == 0 || multi_ || !cores_[0].active) return false;
     Core& cr = cores_[0];

@@ -113,7 +113,14 @@ public:
     // Core 0's I1 fetch-reference counter (split L1), for callers that
     // count certain MRU hits themselves (vgtool/Instrumenter.h); stays
     // valid until destroy().
-    u64* fetch_refs_counter() { return &cores_[0].i1.stats.refs[kFetch]; }
+    u64* fetch_refs_counter(u32 core = 0) { return &cores_[core].i1.stats.refs[kFetch]; }
+    // Whether a fetch by a core of the line its previous fetch went to is a
+    // certain I1 hit that changes nothing but that counter, when only the
+    // core's own data accesses ran in between: a split L1 without an I1
+    // prefetcher or classification (hits change no state of any
+    // replacement policy then), and no inclusive level (a data miss could
+    // back-invalidate the line from I1: the zen presets' inclusive L2).
+    bool certain_refetch() const;
     // Core 0's L1 (icache_side: I1 when L1 is split) for callers that test
     // for a hit on the most recently used way themselves, in generated code
     // (vgtool/Instrumenter.h): the key store, set mask and associativity,

@@ -201,6 +201,9 @@ inline u32 run(const Ev& e) {
         case kTagFetchGen:
             if (cg) cg_fetch(c, n, false); else fetch(core, c, n);
             return 1;
+        case kTagFetchHits:
+            // Recorded only for run_batch_direct() (ToolMain.cpp, stream_certain).
+            VG_(tool_panic)((HChar*)"ompsim: certain-hit event outside the direct replay");
         default: {
             u32 instrs = 0;
             if (e.w1 & kWithFetch) {
@@ -208,7 +211,7 @@ inline u32 run(const Ev& e) {
                 instrs = 1;
             }
             u64 a = relocate(g_relocation, e.w1 & kAddrMask);
-            u64 size = (e.w1 >> kSizeShift) & 0x7fff;
+            u64 size = (e.w1 >> kSizeShift) & kSizeMask;
             if (cg) {
                 // Cachegrind counts a read-modify-write as one read.
                 cg_data(c, n, tag == kTagWrite ? kWrite : kRead, a, size);
@@ -249,6 +252,31 @@ inline void fetch_direct(CoherentMachine& m, u32 core, CoreCounters& c, const In
     u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
     fetch_line(m, core, c, cc, first, n->addr);
     for (u64 b = first + 1; __builtin_expect(b <= last, 0); ++b) fetch_line(m, core, c, cc, b, n->addr);
+}
+
+// A certain I1 hit (EventStream.h) whose previous fetch ran in an earlier
+// batch: simulated like any single-line fetch (its caller counts its Ir).
+__attribute__((noinline)) void refetch(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
+                                       unsigned bits) {
+    fetch_line(m, core, c, n->cc, n->addr >> bits, n->addr);
+}
+
+// `k` certain hits from `n` on (consecutive InstrInfos of one cost centre), at most *q of
+// them: the first is simulated unless the slot fetched in this batch
+// (*warm), the others count one I1 reference each. Returns how many ran;
+// the caller keeps the rest for the slot's next turn.
+inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 k, u32 q,
+                        bool* warm, unsigned bits) {
+    u64 run = k < q ? k : q;
+    n->cc->ir += run;  // a run shares its cost centre (Instrumenter.cpp)
+    u64 counted = run;
+    if (run && !*warm) {
+        refetch(m, core, c, n, bits);
+        *warm = true;
+        --counted;
+    }
+    *m.fetch_refs_counter(core) += counted;
+    return run;
 }
 
 // The lines of an access after the first (an access that crosses lines).
@@ -299,32 +327,69 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     u32 q = *quantum;
     u32 i = 0;
     ULong total = 0;
+    bool warm = false;  // the slot fetched in this batch: certain hits are certain
     while (i < n && q > 0) {
         uptr w0 = ev[i].w0, w1 = ev[i].w1;
         uptr tag = w0 & kTagMask;
         if (tag == kTagMarker) break;
-        ++i;
         const InstrInfo* in = reinterpret_cast<const InstrInfo*>(w0 & ~kTagMask);
-        u32 instrs = 1;
+        u64 instrs = 1;
         if (tag == kTagFetch1 || tag == kTagFetchGen) {
             fetch_direct(m, core, c, in, bits);
+            warm = true;
+            if (w1) {
+                // Certain hits after the fetch; those beyond the quantum
+                // stay in the stream as a run of hits for the next turn.
+                u64 ran = certain_hits(m, core, c, in + 1, w1, q - 1, &warm, bits);
+                instrs += ran;
+                if (ran < w1) {
+                    Ev& rest = const_cast<Ev&>(ev[i]);
+                    rest.w0 = reinterpret_cast<uptr>(in + 1 + ran) | kTagFetchHits;
+                    rest.w1 = w1 - ran;
+                    total += instrs;
+                    q = 0;
+                    break;
+                }
+            }
+        } else if (tag == kTagFetchHits) {
+            u64 ran = certain_hits(m, core, c, in, w1, q, &warm, bits);
+            instrs = ran;
+            if (ran < w1) {
+                Ev& rest = const_cast<Ev&>(ev[i]);
+                rest.w0 = reinterpret_cast<uptr>(in + ran) | kTagFetchHits;
+                rest.w1 = w1 - ran;
+                total += instrs;
+                q = 0;
+                break;
+            }
         } else if (tag == kTagFetch2) {
             fetch_direct(m, core, c, in, bits);
             fetch_direct(m, core, c, reinterpret_cast<const InstrInfo*>(w1), bits);
+            warm = true;
             instrs = 2;
         } else {
             instrs = 0;
             if (w1 & kWithFetch) {
                 fetch_direct(m, core, c, in, bits);
+                warm = true;
+                instrs = 1;
+            } else if (w1 & kCertainFetch) {
+                in->cc->ir++;
+                if (warm)
+                    ++*m.fetch_refs_counter(core);
+                else
+                    refetch(m, core, c, in, bits);
+                warm = true;
                 instrs = 1;
             }
             u64 a = relocate(g_relocation, w1 & kAddrMask);
-            u64 size = (w1 >> kSizeShift) & 0x7fff;
+            u64 size = (w1 >> kSizeShift) & kSizeMask;
             if (tag != kTagWrite) data_direct<kRead, Mon>(m, core, c, in, a, size, bits);
             if (tag != kTagRead) data_direct<kWrite, Mon>(m, core, c, in, a, size, bits);
         }
+        ++i;
         total += instrs;
-        q = instrs >= q ? 0 : q - instrs;
+        q = instrs >= q ? 0 : u32(q - instrs);
     }
     if (total) tick_n(c, total);
     *quantum = q;

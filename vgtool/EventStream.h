@@ -21,22 +21,37 @@
 namespace ompsim {
 
 // Event encoding. w0 holds an InstrInfo* (8-byte aligned) with the tag in
-// its low 3 bits; w1 holds the data address with the size in bits 48..62 and,
-// in bit 63, "the instruction's fetch comes first" (one event for the common
-// fetch + access pair). A marker's w0 is kind << 3 | kTagMarker and its
-// payload follows in the next event slot.
+// its low 3 bits; w1 holds the data address with the size in bits 48..61,
+// in bit 62 "the instruction's fetch comes first and is a certain I1 hit"
+// and in bit 63 "the instruction's fetch comes first" (one event for the
+// common fetch + access pair). A marker's w0 is kind << 3 | kTagMarker and
+// its payload follows in the next event slot.
+//
+// Certain I1 hits (InstrumentConfig::stream_certain): an instruction
+// fetched from the line of the previous instruction of its superblock. The
+// replay adds it to its cost centre's Ir, to the slot's instructions and to
+// its core's I1 references, and simulates the fetch only when the previous
+// instruction's fetch ran in an earlier batch (another slot may have used
+// the core in between). A run of such instructions without data accesses,
+// consecutive InstrInfos of one superblock with one cost centre, is a first
+// InstrInfo and a count. A run is cut where the slot's quantum ends: the
+// replay rewrites the event in place as the run's rest (kTagFetchHits).
 enum EvTag : uptr {
-    kTagFetch1 = 0,   // single-line fetch of w0's instruction
+    kTagFetch1 = 0,   // single-line fetch of w0's instruction, followed by w1
+                      // certain hits (the next w1 InstrInfos)
     kTagFetch2 = 1,   // single-line fetches of w0's and w1's instructions
     kTagFetchGen = 2, // fetch that may straddle lines
     kTagRead = 3,
     kTagWrite = 4,
     kTagModify = 5,
+    kTagFetchHits = 6, // w1 >= 1 certain hits: w0's instruction and the next ones
     kTagMarker = 7,
 };
 constexpr uptr kTagMask = 7;
 constexpr uptr kWithFetch = uptr(1) << 63;
+constexpr uptr kCertainFetch = uptr(1) << 62;
 constexpr unsigned kSizeShift = 48;
+constexpr uptr kSizeMask = 0x3fff;  // sizes below 16 KiB (instrument() checks)
 constexpr uptr kAddrMask = (uptr(1) << kSizeShift) - 1;
 
 struct Ev {

@@ -1,6 +1,7 @@
 #include "Instrumenter.h"
 
 #include "EpapiService.h"
+#include "EventStream.h"
 #include "OmpIntake.h"
 
 extern "C" {
@@ -55,14 +56,15 @@ struct State {
 
 void emit(State& s, Int regparms, Int which, IRExpr** args, IRExpr* guard) {
     const HelperTable& h = g_cfg.helpers;
-    void* fns[11] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr, h.dw, h.dm, h.ir_last};
+    void* fns[16] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr,
+                     h.dw,  h.dm,  h.ir_last, h.ir1k, h.hits, h.cdr, h.cdw, h.cdm};
     tl_assert(fns[which]);
     IRDirty* di = unsafeIRDirty_0_N(regparms, h.names[which], VG_(fnptr_to_fnentry)(fns[which]), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(s.out, IRStmt_Dirty(di));
 }
 
-enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast };
+enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast, kIr1k, kHits, kCdr, kCdw, kCdm };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
@@ -79,7 +81,7 @@ void add_n(State& s, ULong* counter, ULong n) {
 
 void flush_hits(State& s) {
     for (Int j = 0; j < s.hit_lines; ++j) add_n(s, &s.hit_cc[j]->ir, s.hit_n[j]);
-    if (s.hits) add_n(s, g_cfg.i1_fetch_refs, s.hits);
+    if (s.hits && g_cfg.i1_fetch_refs) add_n(s, g_cfg.i1_fetch_refs, s.hits);
     s.hit_lines = 0;
     s.hits = 0;
 }
@@ -96,6 +98,26 @@ void count_hit(State& s, LineCC* cc) {
     s.hit_n[s.hit_lines++] = 1;
 }
 
+// Streaming with certain hits: the number of certain hits without a data
+// access from s.ev[from] on whose InstrInfos follow `prev` (the InstrInfos
+// of a superblock are consecutive) and share one cost centre. The replay
+// counts their Ir, as one addition: counted here, the Ir of code that runs
+// while no stream records (the runtime's pool threads, OmpIntake.h) would
+// be counted too; one increment per instruction in the replay was 5 % of
+// omp_loop's time (a chain of stores to one counter).
+Int take_hit_run(State& s, Int from, const InstrInfo* prev) {
+    Int k = 0;
+    for (Int j = from; j < s.used; ++j) {
+        const Event& h = s.ev[j];
+        if (h.kind != kEvFetchHit || h.ii != prev + 1) break;
+        if (k && h.ii->cc != s.ev[from].ii->cc) break;
+        if (j + 1 < s.used && is_data(s.ev[j + 1].kind)) break;
+        prev = h.ii;
+        ++k;
+    }
+    return k;
+}
+
 void flush(State& s) {
     Int i = 0;
     while (i < s.used) {
@@ -105,10 +127,29 @@ void flush(State& s) {
         IRExpr* ii = ptr_arg(e.ii);
         switch (e.kind) {
             case kEvFetchHit:
-                count_hit(s, e.ii->cc);
-                i += 1;
+                if (!g_cfg.stream_certain) {
+                    count_hit(s, e.ii->cc);
+                    i += 1;
+                } else if (e2 && is_data(e2->kind)) {
+                    tl_assert(e2->ii == e.ii);
+                    Int which = e2->kind == kEvRead ? kCdr : e2->kind == kEvWrite ? kCdw : kCdm;
+                    emit(s, 3, which, mkIRExprVec_3(ii, e2->ea, mkIRExpr_HWord(e2->size)), nullptr);
+                    i += 2;
+                } else {
+                    Int k = take_hit_run(s, i, e.ii - 1);
+                    emit(s, 2, kHits, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
+                    i += k;
+                }
                 break;
             case kEvFetch:
+                if (g_cfg.stream_certain && !(e2 && is_data(e2->kind))) {
+                    Int k = take_hit_run(s, i + 1, e.ii);
+                    if (k) {
+                        emit(s, 2, kIr1k, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
+                        i += 1 + k;
+                        break;
+                    }
+                }
                 if (e2 && is_data(e2->kind)) {
                     // The data event after an instruction's fetch belongs to it.
                     tl_assert(e2->ii == e.ii);
@@ -170,7 +211,7 @@ void add_fetch(State& s, InstrInfo* ii) {
     e.ii = ii;
     Addr line = ii->addr >> g_cfg.fetch_line_bits;
     Addr last = (ii->addr + ii->len - 1) >> g_cfg.fetch_line_bits;
-    if (g_cfg.i1_fetch_refs && line == s.last_fetch_line) {
+    if ((g_cfg.i1_fetch_refs || g_cfg.stream_certain) && line == s.last_fetch_line) {
         if (single) e.kind = kEvFetchHit;
         // Two lines, the first a certain hit: only the second is tested.
         else if (last == line + 1 && g_cfg.helpers.ir_last) e.kind = kEvFetchLast;
@@ -184,6 +225,7 @@ void add_fetch(State& s, InstrInfo* ii) {
 
 void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
     tl_assert(isIRAtom(ea));
+    tl_assert(size > 0 && (UInt)size <= kSizeMask);  // the streams' size field
     Event& e = push(s);
     e.kind = kEvRead;
     e.ii = ii;
@@ -193,6 +235,7 @@ void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
 
 void add_write(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
     tl_assert(isIRAtom(ea));
+    tl_assert(size > 0 && (UInt)size <= kSizeMask);
     // A write of the same size to the same address expression right after a
     // read by the same instruction is a read-modify-write ("add [mem], r",
     // and the store half of a CAS): one "modify" event.

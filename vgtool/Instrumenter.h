@@ -24,6 +24,12 @@ struct InstrumentConfig {
     // instruction's cost centre and `i1_fetch_refs`. Such fetches are
     // counted inline, without a helper call. Null: every fetch is simulated.
     ULong* i1_fetch_refs;
+    // Streaming (EventStream.h) on a machine where such a fetch is a certain
+    // hit for the core that runs the instruction (CoherentMachine::
+    // certain_refetch): the event stream carries certain hits as counts
+    // (helpers ir1k, hits and cd*) and the replay, which knows the core,
+    // counts their Ir and I1 references without simulating them.
+    bool stream_certain;
     // `helpers` are sim::fast_helpers(false), which do not record for the
     // monitor: instrument_monitor_started() switches to fast_helpers(true).
     bool fast_helpers;

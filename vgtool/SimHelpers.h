@@ -37,7 +37,16 @@ struct HelperTable {
     // the instruction's Ir): only the general machine's one-core helpers
     // have it, null elsewhere.
     void* ir_last;
-    const char* names[11];
+    // Streaming with certain I1 hits (EventStream.h; null elsewhere): a
+    // single-line fetch followed by `k` certain hits (InstrInfo*, k); `k`
+    // certain hits alone (first InstrInfo*, k); a certain hit and the
+    // instruction's data access (InstrInfo*, address, size).
+    void* ir1k;
+    void* hits;
+    void* cdr;
+    void* cdw;
+    void* cdm;
+    const char* names[16];
 };
 
 namespace sim {

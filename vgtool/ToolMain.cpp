@@ -312,7 +312,7 @@ void post_clo_init() {
         ic.helpers = sim::hierarchy_helpers();
         ic.fetch_line_bits = sim::g_machine.line_bits();
         ic.fetch_exact_single_line_check = g_cfg.icache;
-        if (g_cfg.icache && g_cfg.split_l1 && g_cfg.i1.prefetch.kinds == 0 && !g_ds.classify)
+        if (g_cfg.icache && sim::g_machine.certain_refetch())
             ic.i1_fetch_refs = reinterpret_cast<ULong*>(sim::g_machine.fetch_refs_counter());
         // One core, no TLB, no classification or reuse distances: helpers
         // that test L1's most recently used way first (SimHelpers.h), with
@@ -388,7 +388,10 @@ void start_streaming() {
     coresim::adopt_serial_part();
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
-    g_ic.i1_fetch_refs = nullptr;  // several cores: every fetch is simulated
+    g_ic.i1_fetch_refs = nullptr;  // several cores: the replay counts I1 references
+    // Certain I1 hits go to the replay as counts where run_batch() simulates
+    // them (CoreSim.cpp: the general model without TLBs).
+    g_ic.stream_certain = !g_cfg.cachegrind && !sim::g_tlb_on && sim::g_icache && sim::g_machine.certain_refetch();
     g_ic.fast_helpers = false;
     g_ic.track_owner = !g_omp.simulate_runtime;
     instrument_init(g_ic);
