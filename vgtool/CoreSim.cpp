@@ -329,6 +329,10 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     ULong total = 0;
     bool warm = false;  // the slot fetched in this batch: certain hits are certain
     while (i < n && q > 0) {
+        // The events were recorded long before (a slot waits for the others'
+        // streams), so they come from memory: 1 KiB ahead, omp_loop 1024 40
+        // with 4 threads 6.68 s -> 6.45 s (24 events ahead: 6.58 s).
+        __builtin_prefetch(ev + i + 64);
         uptr w0 = ev[i].w0, w1 = ev[i].w1;
         uptr tag = w0 & kTagMask;
         if (tag == kTagMarker) break;
