@@ -431,6 +431,40 @@ TEST(CoherentMachine, DirectoryWidensForHigherCores) {
     EXPECT_EQ(t.m.state(1, Y), 'S');
 }
 
+// certain_refetch(): a fetch of the line the core fetched last is a hit that
+// only counts, with its own data accesses in between, unless an inclusive
+// level's eviction can take the line out of I1 (the tool's streaming and
+// one-core instrumenters count such fetches without simulating them).
+TEST(CoherentMachine, CertainRefetchConditions) {
+    auto cfg = [](Inclusion l2) {
+        HierarchyConfig c = machine({level(1, 1), level(1, 2, Replacement::LRU, WritePolicy::WriteBack, l2),
+                                     level(4, 4)}, 2, true);
+        c.i1 = level(1, 2);
+        return c;
+    };
+    const u64 C = 7, A = 8, B = 9;  // one code line, two data lines, one L2 set
+    for (Inclusion l2 : {Inclusion::NonInclusive, Inclusion::Inclusive}) {
+        M t(cfg(l2), 2);
+        EXPECT_EQ(t.m.certain_refetch(), l2 != Inclusion::Inclusive);
+        t.a(0, kFetch, C);   // I1 and L2 hold C
+        t.a(0, kRead, A);    // L2: A, C
+        t.a(0, kRead, B);    // L2 evicts C, the LRU line
+        bool dirty = false;
+        // Inclusive: C left I1 with it, and the refetch misses.
+        EXPECT_EQ(t.m.contains(0, 0, true, C, &dirty), l2 != Inclusion::Inclusive);
+        EXPECT_EQ(depth(t.a(0, kFetch, C)) == 0, l2 != Inclusion::Inclusive);
+    }
+    HierarchyConfig unified = cfg(Inclusion::NonInclusive);
+    unified.split_l1 = false;
+    EXPECT_FALSE(M(unified, 2).m.certain_refetch());
+    HierarchyConfig pf = cfg(Inclusion::NonInclusive);
+    pf.i1.prefetch.kinds = kPrefetchNextLine;
+    pf.i1.prefetch.degree = 1;
+    EXPECT_FALSE(M(pf, 2).m.certain_refetch());
+    HierarchyConfig exclusive = cfg(Inclusion::Exclusive);
+    EXPECT_TRUE(M(exclusive, 2).m.certain_refetch());
+}
+
 // ---------------------------------------------------------------------------
 // --private-levels, --c2c-latency, --upgrade-latency (docs/cache-config.md)
 // ---------------------------------------------------------------------------
