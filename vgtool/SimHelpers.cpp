@@ -225,6 +225,7 @@ VG_REGPARM(3) void hier_ir_dm(InstrInfo* n, Addr a, UWord size) {
 
 CoherentMachine::L1View g_fi, g_fd;  // I1 (or the unified L1) and D1
 unsigned g_lb;                       // line bits
+bool g_fd_second;                    // D1 is LRU with two ways or more: see fast_data()
 
 inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
     return l.keys + (block & l.set_mask) * l.assoc;
@@ -287,6 +288,18 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     u64* k = mru_key(g_fd, b);
     if (__builtin_expect(repl::key_matches(*k, b) && (K == kRead || g_fd.write_back), 1)) {
         if (K == kWrite) *k |= 1;  // dirty
+        g_fd.refs[K]++;
+        if (Mon) ds::record(a, K, 0);
+        return;
+    }
+    // An LRU hit on the second way swaps the two: two lines that alternate
+    // in one set, as memcpy's source and destination do when they lie a
+    // multiple of the set span apart (memcopy spent 24 % of its samples in
+    // fast_rest(), nearly all such hits).
+    if (g_fd_second && repl::key_matches(k[1], b) && (K == kRead || g_fd.write_back)) {
+        u64 k1 = K == kWrite ? k[1] | 1 : k[1];
+        k[1] = k[0];
+        k[0] = k1;
         g_fd.refs[K]++;
         if (Mon) ds::record(a, K, 0);
         return;
@@ -417,7 +430,9 @@ HelperTable hierarchy_helpers() {
 
 bool fast_helpers_ready() {
     g_lb = g_machine.line_bits();
-    return g_icache && g_machine.l1_view(true, &g_fi) && g_machine.l1_view(false, &g_fd);
+    bool ok = g_icache && g_machine.l1_view(true, &g_fi) && g_machine.l1_view(false, &g_fd);
+    g_fd_second = ok && g_fd.lru && g_fd.assoc > 1;
+    return ok;
 }
 
 HelperTable fast_helpers(bool monitor) {
