@@ -93,6 +93,10 @@ public:
     // reads (through the coherence protocol once several cores run),
     // counted below as kPrefetch references, not as demand ones.
     u32 access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc = 0);
+    // access() with the search of the rest of an LRU level-1 set inline too
+    // (for a caller with one call site, the replay: in every helper the
+    // larger code cost more than it saved).
+    u32 access_lru(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
 
     unsigned line_bits() const { return line_bits_; }
     int levels() const { return levels_; }
@@ -359,6 +363,47 @@ inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 byt
                     c.stats.refs[kWrite]++;
                     return 0;
                 }
+            }
+        }
+    }
+    return access_slow(core, kind, block, bytes, pc);
+}
+
+inline u32 CoherentMachine::access_lru(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
+    if (core < ncores_) {
+        Core& cr = cores_[core];
+        CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
+        if (c.first_hit_free()) {  // false for a core not yet active
+            u64* keys = c.set_keys(c.set_of(block));
+            u64 k0 = keys[0];
+            bool writable = kind != kWrite || (c.write_back() && cr.watch[block % kWatchSlots] == 0);
+            if (repl::key_matches(k0, block)) {
+                if (kind != kWrite) {
+                    c.stats.refs[kind]++;
+                    return 0;
+                }
+                if (writable && ((k0 & 1) || cr.clean_writes_free)) {
+                    keys[0] = k0 | 1;
+                    c.stats.refs[kWrite]++;
+                    return 0;
+                }
+                return access_demand(core, kind, block, bytes, pc);
+            }
+            if (c.lru()) {
+                u32 n = c.assoc();
+                for (u32 i = 1; i < n; ++i) {
+                    u64 k = keys[i];
+                    if (!repl::key_matches(k, block)) continue;
+                    if (kind == kWrite) {
+                        if (!(writable && ((k & 1) || cr.clean_writes_free))) break;
+                        k |= 1;
+                    }
+                    for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
+                    keys[0] = k;
+                    c.stats.refs[kind]++;
+                    return 0;
+                }
+                return access_demand(core, kind, block, bytes, pc);
             }
         }
     }

@@ -242,7 +242,7 @@ __attribute__((noinline)) void line_served(CoreCounters& c, ULong* served, ULong
 }
 
 inline void fetch_line(CoherentMachine& m, u32 core, CoreCounters& c, LineCC* cc, u64 b, Addr pc) {
-    u32 r = m.access(core, kFetch, b, ~0ull, pc);
+    u32 r = m.access_lru(core, kFetch, b, ~0ull, pc);
     if (r) line_served(c, cc->ir_served, c.ir_served, r);
 }
 
@@ -312,7 +312,7 @@ inline void data_direct(CoherentMachine& m, u32 core, CoreCounters& c, const Ins
     bool crosses = ((a + size - 1) >> bits) != first;
     u64 lo = a & (line - 1);
     u64 len = crosses ? line - lo : size;
-    u32 r = m.access(core, K, first, byte_mask(lo, len, bits), n->addr);
+    u32 r = m.access_lru(core, K, first, byte_mask(lo, len, bits), n->addr);
     if (r) line_served(c, K == kRead ? cc->dr_served : cc->dw_served, K == kRead ? c.dr_served : c.dw_served, r);
     if (Mon) ds::record_multicore(a, K, r & kDepthMask, r);
     if (__builtin_expect(crosses, 0)) data_rest<Mon>(m, core, c, n, K, a, size, bits);

@@ -1046,6 +1046,43 @@ TEST(CoherentDifferential, ManyCoreNumbers) {
     }
 }
 
+// access_lru() (the replay's entry, the LRU search inline) and access()
+// give the same results access by access, and the same counters and
+// coherence figures, on random multi-core machines of every policy.
+TEST(CoherentDifferential, AccessLruMatchesAccess) {
+    Rng r(27);
+    for (int trial = 0; trial < 120; ++trial) {
+        HierarchyConfig c = random_multicore_config(r, 1 + trial % 4);
+        c.split_l1 = trial % 2 == 0;
+        u32 cores = u32(1 + r.below(6));
+        Trace t = multicore_trace(r, cores, 600, 4, 6);
+        CoherentMachine a, b;
+        ErrorText err;
+        error_clear(err);
+        ASSERT_TRUE(a.init(c, cores, kHeap, err)) << err.text;
+        ASSERT_TRUE(b.init(c, cores, kHeap, err)) << err.text;
+        for (size_t i = 0; i < t.size(); ++i)
+            ASSERT_EQ(a.access(t[i].core, t[i].kind, t[i].block, t[i].bytes),
+                      b.access_lru(t[i].core, t[i].kind, t[i].block, t[i].bytes, 0))
+                << "trial " << trial << " access " << i;
+        for (u32 core = 0; core < cores; ++core) {
+            for (int k = 0; k < c.levels; ++k)
+                for (bool ic : {false, true}) {
+                    if (ic && k) continue;
+                    EXPECT_EQ(diff_stats(a.stats(core, k, ic), b.stats(core, k, ic)), "") << trial << " " << k;
+                }
+            const CoherenceStats& x = a.coherence(core, a.private_levels() - 1);
+            const CoherenceStats& y = b.coherence(core, b.private_levels() - 1);
+            EXPECT_EQ(x.coherence_misses, y.coherence_misses);
+            EXPECT_EQ(x.invalidations_sent, y.invalidations_sent);
+            EXPECT_EQ(x.c2c_in, y.c2c_in);
+            EXPECT_EQ(x.upgrades, y.upgrades);
+        }
+        a.destroy();
+        b.destroy();
+    }
+}
+
 // Larger caches, longer traces, the single-core start (core 0 alone for a
 // while, as the tool runs the serial part) and cores joining later.
 TEST(CoherentDifferential, LongTracesWithSerialStart) {
