@@ -440,24 +440,8 @@ u32 CoherentMachine::access_slow(u32 core, AccessKind kind, u64 block, u64 bytes
         // (matmul 400: median 7.07 s against 6.7 s), the code being larger.
         Core& cr = cores_[core];
         CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
-        if (c.first_hit_free() && c.lru()) {
-            u64* keys = c.set_keys(c.set_of(block));
-            u32 n = c.assoc();
-            for (u32 i = 1; i < n; ++i) {
-                u64 k = keys[i];
-                if (!repl::key_matches(k, block)) continue;
-                if (kind == kWrite) {
-                    if (!(c.write_back() && ((k & 1) || cr.clean_writes_free) &&
-                          cr.watch[block % kWatchSlots] == 0))
-                        break;
-                    k |= 1;
-                }
-                for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
-                keys[0] = k;
-                c.stats.refs[kind]++;
-                return 0;
-            }
-        }
+        if (c.first_hit_free() && c.lru() && other_way_hit(cr, c, c.set_keys(c.set_of(block)), kind, block))
+            return 0;
     }
     return access_demand(core, kind, block, bytes, pc);
 }

@@ -252,6 +252,16 @@ private:
         return shared_[k];
     }
     u32 access_slow(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
+    // Level-1 hits that change nothing but the counters, the dirty bit and
+    // (other_way_hit, LRU only) the order of the set `keys` of `c`: on the
+    // first way, and on the others. A write qualifies on a write-back level
+    // when the line is dirty (Modified) or only one core ran, and no other
+    // core has a loss record for it (the write filter slot is zero).
+    static bool writable(const Core& cr, const CacheLevel& c, u64 key, u64 block) {
+        return c.write_back() && ((key & 1) || cr.clean_writes_free) && cr.watch[block % kWatchSlots] == 0;
+    }
+    static bool first_way_hit(Core& cr, CacheLevel& c, u64* keys, AccessKind kind, u64 block);
+    static bool other_way_hit(Core& cr, CacheLevel& c, u64* keys, AccessKind kind, u64 block);
     u32 demand(u32 core, AccessKind kind, u64 block, u64 bytes);
     void begin_context(u32 core, AccessKind kind, u64 block, u64 bytes);
     // Prefetching: a training event of level k; a demand hit at (set, pos)
@@ -345,66 +355,53 @@ private:
 // core holds it) and no other core has a loss record for it (the core's
 // write filter slot is zero); while a single core has run, any write hit to
 // a write-back L1 stays here.
+inline bool CoherentMachine::first_way_hit(Core& cr, CacheLevel& c, u64* keys, AccessKind kind, u64 block) {
+    u64 k0 = keys[0];
+    if (!repl::key_matches(k0, block)) return false;
+    if (kind == kWrite) {
+        if (!writable(cr, c, k0, block)) return false;
+        keys[0] = k0 | 1;
+    }
+    c.stats.refs[kind]++;
+    return true;
+}
+
+inline bool CoherentMachine::other_way_hit(Core& cr, CacheLevel& c, u64* keys, AccessKind kind, u64 block) {
+    u32 n = c.assoc();
+    for (u32 i = 1; i < n; ++i) {
+        u64 k = keys[i];
+        if (!repl::key_matches(k, block)) continue;
+        if (kind == kWrite) {
+            if (!writable(cr, c, k, block)) return false;
+            k |= 1;
+        }
+        for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
+        keys[0] = k;
+        c.stats.refs[kind]++;
+        return true;
+    }
+    return false;
+}
+
 inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
     if (core < ncores_) {
         Core& cr = cores_[core];
         CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
-        if (c.first_hit_free()) {  // false for a core not yet active
-            u64* keys = c.set_keys(c.set_of(block));
-            u64 k0 = keys[0];
-            if (repl::key_matches(k0, block)) {
-                if (kind != kWrite) {
-                    c.stats.refs[kind]++;
-                    return 0;
-                }
-                if (c.write_back() && ((k0 & 1) || cr.clean_writes_free) &&
-                    cr.watch[block % kWatchSlots] == 0) {
-                    keys[0] = k0 | 1;
-                    c.stats.refs[kWrite]++;
-                    return 0;
-                }
-            }
-        }
+        // first_hit_free() is false for a core not yet active.
+        if (c.first_hit_free() && first_way_hit(cr, c, c.set_keys(c.set_of(block)), kind, block)) return 0;
     }
     return access_slow(core, kind, block, bytes, pc);
 }
 
-inline u32 CoherentMachine::access_lru(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
+inline __attribute__((always_inline)) u32 CoherentMachine::access_lru(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
     if (core < ncores_) {
         Core& cr = cores_[core];
         CacheLevel& c = (kind == kFetch && split_) ? cr.i1 : cr.lv[0];
-        if (c.first_hit_free()) {  // false for a core not yet active
+        if (c.first_hit_free()) {
             u64* keys = c.set_keys(c.set_of(block));
-            u64 k0 = keys[0];
-            bool writable = kind != kWrite || (c.write_back() && cr.watch[block % kWatchSlots] == 0);
-            if (repl::key_matches(k0, block)) {
-                if (kind != kWrite) {
-                    c.stats.refs[kind]++;
-                    return 0;
-                }
-                if (writable && ((k0 & 1) || cr.clean_writes_free)) {
-                    keys[0] = k0 | 1;
-                    c.stats.refs[kWrite]++;
-                    return 0;
-                }
-                return access_demand(core, kind, block, bytes, pc);
-            }
-            if (c.lru()) {
-                u32 n = c.assoc();
-                for (u32 i = 1; i < n; ++i) {
-                    u64 k = keys[i];
-                    if (!repl::key_matches(k, block)) continue;
-                    if (kind == kWrite) {
-                        if (!(writable && ((k & 1) || cr.clean_writes_free))) break;
-                        k |= 1;
-                    }
-                    for (u32 j = i; j > 0; --j) keys[j] = keys[j - 1];
-                    keys[0] = k;
-                    c.stats.refs[kind]++;
-                    return 0;
-                }
-                return access_demand(core, kind, block, bytes, pc);
-            }
+            if (first_way_hit(cr, c, keys, kind, block)) return 0;
+            if (c.lru() && other_way_hit(cr, c, keys, kind, block)) return 0;
+            return access_demand(core, kind, block, bytes, pc);
         }
     }
     return access_slow(core, kind, block, bytes, pc);
