@@ -569,9 +569,13 @@ Step run_slot(Slot* s) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
         }
+        u32 quantum_before = s->quantum_left;
         u32 done = coresim::run_batch(next, avail, &s->quantum_left);
         stream::consume_n(u->s, done);
-        g_progress += done;
+        // A batch may end inside its first event (a run of certain I1 hits
+        // cut at the quantum, EventStream.h): instructions ran, nothing was
+        // consumed, and that is progress too.
+        g_progress += done ? done : quantum_before != s->quantum_left;
     }
 }
 
