@@ -81,6 +81,10 @@ struct Unit {
     Unit* next_ready;
     u64 order;             // replay creation order
     Addr canon_sp;         // task: where the replay put its own frames
+    // A single body or a chunk: how far the replay moved the frames around
+    // it (its creator's, for the tasks it creates; StackRelocation.h).
+    Addr frames_delta;
+    bool frames_moved;
     // A task's descriptor [desc_lo, desc_lo + desc_len) and where the replay
     // put it; a descriptor the unit allocated and has not handed to its
     // task yet (kMkTaskMemory .. kMkTask) likewise (TaskDescriptors.h).

@@ -28,14 +28,25 @@ StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     if (u->desc_len) add(u->desc_lo, u->desc_lo + u->desc_len, u->desc_canon - u->desc_lo);
     if (u->child_len) add(u->child_lo, u->child_lo + u->child_len, u->child_canon - u->child_lo);
     if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
+    Addr delta = home->ref_sp - u->home->ref_sp;
+    if (u->kind != UnitKind::Task) {
+        u->frames_delta = delta;
+        u->frames_moved = true;
+    }
     if (u->kind == UnitKind::Task && u->ref_sp) {
         if (!u->canon_sp) u->canon_sp = home->ref_sp - kTaskFrames * (open_tasks + 1);
         add(u->stack_lo, u->ref_sp, u->canon_sp - u->ref_sp);
         const Unit* p = u->parent;
         if (p && p->kind == UnitKind::Task && p->ref_sp && p->canon_sp)
             add(p->stack_lo, p->ref_sp, p->canon_sp - p->ref_sp);
+        else if (p && p->frames_moved && p->stack_hi)
+            // Created in a single body or a chunk: the shared variables are
+            // in the frames around it, on the stack of the thread that
+            // recorded it (whichever reached the single first), which this
+            // task's thread need not be; moved as the replay moved them.
+            add(p->stack_lo, p->stack_hi, p->frames_delta);
     }
-    add(u->stack_lo, u->stack_hi, home->ref_sp - u->home->ref_sp);
+    add(u->stack_lo, u->stack_hi, delta);
     return rel;
 }
 

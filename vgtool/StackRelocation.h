@@ -14,7 +14,8 @@
 //    below the slot's implicit task, one kTaskFrames deeper per task already
 //    open on the slot;
 //  - its parent task's frames (shared variables of the creator): where the
-//    replay put that task's frames.
+//    replay put that task's frames; for a task created in a single body or
+//    a chunk, the frames around that unit, as far as the replay moved them.
 // Task descriptors move too: the unit's own (a task's) and the one it has
 // allocated for a child and not yet handed over, to where the replay put
 // them (TaskDescriptors.h). Other addresses are left alone.
