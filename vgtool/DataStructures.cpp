@@ -257,12 +257,6 @@ void record_events(u64 addr, u32 r, bool coherence) {
     if (extra) g_mon.record_extra(addr, extra);
 }
 
-void record_multicore(u64 addr, AccessKind kind, unsigned depth, u32 flags) {
-    if (!g_on) return;
-    g_mon.record_current(addr, kind, depth);
-    if (flags & (kCoherenceMiss | kFalseSharing | kPrefetchHit | kObserved)) record_events(addr, flags, true);
-}
-
 void enable_coherence_columns() { g_coherence_columns = true; }
 
 void heap_alloc(ThreadId tid, Addr p, SizeT n) {
