@@ -114,9 +114,9 @@ public:
     // Totals over cores (private) or the shared level.
     LevelStats total_stats(int index, bool icache_side) const;
     u64 memory_reads() const { return mem_reads_; }
-    // Core 0's I1 fetch-reference counter (split L1), for callers that
-    // count certain MRU hits themselves (vgtool/Instrumenter.h); stays
-    // valid until destroy().
+    // A core's I1 fetch-reference counter (split L1), for callers that
+    // count certain MRU hits themselves (vgtool/Instrumenter.h, the
+    // replay); stays valid until destroy().
     u64* fetch_refs_counter(u32 core = 0) { return &cores_[core].i1.stats.refs[kFetch]; }
     // Whether a fetch by a core of the line its previous fetch went to is a
     // certain I1 hit that changes nothing but that counter, when only the

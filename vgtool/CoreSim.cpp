@@ -84,35 +84,122 @@ inline u64 byte_mask(u64 off, u64 len, unsigned line_bits) {
 }
 
 // ------------------------------------------------------------ general model
-inline void fetch_lines(u32 core, CoreCounters& c, const InstrInfo* n, ULong* served) {
-    CoherentMachine& m = sim::g_machine;
-    unsigned bits = m.line_bits();
-    u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
-    for (u64 b = first; b <= last; ++b) {
-        u32 r = m.access(core, kFetch, b, ~0ull, n->addr);
-        count(served, r & kDepthMask);
-        count(c.ir_served, r & kDepthMask);
-        charge(c, r);
-    }
+// Everything a level-1 first-way hit does not need (the served counts, the
+// latency) is out of line, and the hit itself is CoherentMachine's inline
+// path. omp_loop 1024 40 with one thread spent 71 % of its samples in the
+// replay's per-event wrappers and the machine's slow path before
+// (run_batch_direct below; run() uses the same pieces with TLBs).
+
+__attribute__((noinline)) void line_served(CoreCounters& c, ULong* served, ULong* core_served, u32 r) {
+    unsigned d = r & kDepthMask;
+    count(served, d);
+    count(core_served, d);
+    charge(c, r);
 }
 
-inline void fetch(u32 core, CoreCounters& c, const InstrInfo* n) {
+inline void fetch_line(CoherentMachine& m, u32 core, CoreCounters& c, LineCC* cc, u64 b, Addr pc) {
+    u32 r = m.access_lru(core, kFetch, b, ~0ull, pc);
+    if (r) line_served(c, cc->ir_served, c.ir_served, r);
+}
+
+inline void fetch_direct(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, unsigned bits) {
     LineCC* cc = n->cc;
     cc->ir++;
-    if (sim::g_icache) fetch_lines(core, c, n, cc->ir_served);
+    u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
+    fetch_line(m, core, c, cc, first, n->addr);
+    for (u64 b = first + 1; __builtin_expect(b <= last, 0); ++b) fetch_line(m, core, c, cc, b, n->addr);
 }
 
-inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind, u64 a, u64 size) {
-    LineCC* cc = n->cc;
-    ULong* served = kind == kRead ? cc->dr_served : cc->dw_served;
-    ULong* core_served = kind == kRead ? c.dr_served : c.dw_served;
-    if (kind == kRead) {
+// A certain I1 hit (EventStream.h) whose previous fetch ran in an earlier
+// batch: simulated like any single-line fetch (its caller counts its Ir).
+__attribute__((noinline)) void refetch(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
+                                       unsigned bits) {
+    fetch_line(m, core, c, n->cc, n->addr >> bits, n->addr);
+}
+
+// `k` certain hits from `n` on (consecutive InstrInfos of one cost centre),
+// at most `q` of them: the first is simulated unless the slot fetched in
+// this batch (*warm), the others count one I1 reference each. Returns how
+// many ran; the caller keeps the rest for the slot's next turn.
+inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 k, u64 q,
+                        bool* warm, unsigned bits) {
+    u64 run = k < q ? k : q;
+    n->cc->ir += run;  // a run shares its cost centre (Instrumenter.cpp)
+    u64 counted = run;
+    if (run && !*warm) {
+        refetch(m, core, c, n, bits);
+        *warm = true;
+        --counted;
+    }
+    *m.fetch_refs_counter(core) += counted;
+    return run;
+}
+
+template <AccessKind K>
+inline void count_access(LineCC* cc, CoreCounters& c) {
+    if (K == kRead) {
         cc->dr++;
         c.dr++;
     } else {
         cc->dw++;
         c.dw++;
     }
+}
+
+// The lines of an access after the first (an access that crosses lines).
+template <bool Mon>
+__attribute__((noinline)) void data_rest(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
+                                         AccessKind kind, u64 a, u64 size, unsigned bits) {
+    LineCC* cc = n->cc;
+    ULong* served = kind == kRead ? cc->dr_served : cc->dw_served;
+    ULong* core_served = kind == kRead ? c.dr_served : c.dw_served;
+    u64 line = 1ull << bits;
+    u64 first = a >> bits, last = (a + size - 1) >> bits;
+    for (u64 b = first + 1; b <= last; ++b) {
+        u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
+        u32 r = m.access(core, kind, b, byte_mask(0, hi, bits), n->addr);
+        if (r) line_served(c, served, core_served, r);
+        if (Mon) ds::record_multicore(b << bits, kind, r & kDepthMask, r);
+    }
+}
+
+// The line references of a data access of kind K: each line once, its
+// bytes in the mask, told to the monitor (Mon) with the machine's flags.
+template <AccessKind K, bool Mon>
+inline void data_lines(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 a, u64 size,
+                       unsigned bits) {
+    LineCC* cc = n->cc;
+    u64 line = 1ull << bits;
+    u64 first = a >> bits;
+    bool crosses = ((a + size - 1) >> bits) != first;
+    u64 lo = a & (line - 1);
+    u64 len = crosses ? line - lo : size;
+    u32 r = m.access_lru(core, K, first, byte_mask(lo, len, bits), n->addr);
+    if (r) line_served(c, K == kRead ? cc->dr_served : cc->dw_served, K == kRead ? c.dr_served : c.dw_served, r);
+    if (Mon) ds::record_multicore(a, K, r & kDepthMask, r);
+    if (__builtin_expect(crosses, 0)) data_rest<Mon>(m, core, c, n, K, a, size, bits);
+}
+
+template <AccessKind K, bool Mon>
+inline void data_direct(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 a, u64 size,
+                        unsigned bits) {
+    count_access<K>(n->cc, c);
+    data_lines<K, Mon>(m, core, c, n, a, size, bits);
+}
+
+// run()'s fetch and data access: the same, and the translations of the
+// data TLBs; without simulated fetches only the Ir.
+inline void fetch(u32 core, CoreCounters& c, const InstrInfo* n) {
+    if (sim::g_icache)
+        fetch_direct(sim::g_machine, core, c, n, sim::g_machine.line_bits());
+    else
+        n->cc->ir++;
+}
+
+template <AccessKind K>
+inline void data(u32 core, CoreCounters& c, const InstrInfo* n, u64 a, u64 size) {
+    LineCC* cc = n->cc;
+    count_access<K>(cc, c);
     if (sim::g_tlb_on) {
         ULong t[3] = {0, 0, 0};
         ULong cycles = 100 * sim::translate(core, t, a, size);
@@ -125,20 +212,7 @@ inline void data(u32 core, CoreCounters& c, const InstrInfo* n, AccessKind kind,
         k.busy += cycles;
         k.clock += cycles;
     }
-    CoherentMachine& m = sim::g_machine;
-    unsigned bits = m.line_bits();
-    u64 line = 1ull << bits;
-    u64 first = a >> bits, last = (a + size - 1) >> bits;
-    for (u64 b = first; b <= last; ++b) {
-        u64 lo = b == first ? a & (line - 1) : 0;
-        u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
-        u32 r = m.access(core, kind, b, byte_mask(lo, hi - lo, bits), n->addr);
-        unsigned d = r & kDepthMask;
-        count(served, d);
-        count(core_served, d);
-        charge(c, r);
-        ds::record_multicore(b == first ? a : b << bits, kind, d, r);
-    }
+    data_lines<K, true>(sim::g_machine, core, c, n, a, size, sim::g_machine.line_bits());
 }
 
 // ------------------------------------------------------------ Cachegrind mode
@@ -216,106 +290,12 @@ inline u32 run(const Ev& e) {
                 // Cachegrind counts a read-modify-write as one read.
                 cg_data(c, n, tag == kTagWrite ? kWrite : kRead, a, size);
             } else {
-                if (tag != kTagWrite) data(core, c, n, kRead, a, size);
-                if (tag != kTagRead) data(core, c, n, kWrite, a, size);
+                if (tag != kTagWrite) data<kRead>(core, c, n, a, size);
+                if (tag != kTagRead) data<kWrite>(core, c, n, a, size);
             }
             return instrs;
         }
     }
-}
-
-// ------------------------------------------------------------ general model, no TLB
-// run() for the general model with instruction fetches simulated and no
-// TLBs (the default machine and every --L<k> one): the wrappers of fetch()
-// and data() inlined into the loop, the level-1 first-way hit (access()'s
-// inline path) costing a counter increment, and everything a miss adds
-// (the served counts, the latency) out of line. Same calls to the machine
-// and the monitor, in the same order, as run(). omp_loop 1024 40 with one
-// thread spent 71 % of its samples in fetch(), data(), run_batch() and
-// access_slow().
-
-__attribute__((noinline)) void line_served(CoreCounters& c, ULong* served, ULong* core_served, u32 r) {
-    unsigned d = r & kDepthMask;
-    count(served, d);
-    count(core_served, d);
-    charge(c, r);
-}
-
-inline void fetch_line(CoherentMachine& m, u32 core, CoreCounters& c, LineCC* cc, u64 b, Addr pc) {
-    u32 r = m.access_lru(core, kFetch, b, ~0ull, pc);
-    if (r) line_served(c, cc->ir_served, c.ir_served, r);
-}
-
-inline void fetch_direct(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, unsigned bits) {
-    LineCC* cc = n->cc;
-    cc->ir++;
-    u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
-    fetch_line(m, core, c, cc, first, n->addr);
-    for (u64 b = first + 1; __builtin_expect(b <= last, 0); ++b) fetch_line(m, core, c, cc, b, n->addr);
-}
-
-// A certain I1 hit (EventStream.h) whose previous fetch ran in an earlier
-// batch: simulated like any single-line fetch (its caller counts its Ir).
-__attribute__((noinline)) void refetch(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
-                                       unsigned bits) {
-    fetch_line(m, core, c, n->cc, n->addr >> bits, n->addr);
-}
-
-// `k` certain hits from `n` on (consecutive InstrInfos of one cost centre), at most *q of
-// them: the first is simulated unless the slot fetched in this batch
-// (*warm), the others count one I1 reference each. Returns how many ran;
-// the caller keeps the rest for the slot's next turn.
-inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 k, u32 q,
-                        bool* warm, unsigned bits) {
-    u64 run = k < q ? k : q;
-    n->cc->ir += run;  // a run shares its cost centre (Instrumenter.cpp)
-    u64 counted = run;
-    if (run && !*warm) {
-        refetch(m, core, c, n, bits);
-        *warm = true;
-        --counted;
-    }
-    *m.fetch_refs_counter(core) += counted;
-    return run;
-}
-
-// The lines of an access after the first (an access that crosses lines).
-template <bool Mon>
-__attribute__((noinline)) void data_rest(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
-                                         AccessKind kind, u64 a, u64 size, unsigned bits) {
-    LineCC* cc = n->cc;
-    ULong* served = kind == kRead ? cc->dr_served : cc->dw_served;
-    ULong* core_served = kind == kRead ? c.dr_served : c.dw_served;
-    u64 line = 1ull << bits;
-    u64 first = a >> bits, last = (a + size - 1) >> bits;
-    for (u64 b = first + 1; b <= last; ++b) {
-        u64 hi = b == last ? ((a + size - 1) & (line - 1)) + 1 : line;
-        u32 r = m.access(core, kind, b, byte_mask(0, hi, bits), n->addr);
-        if (r) line_served(c, served, core_served, r);
-        if (Mon) ds::record_multicore(b << bits, kind, r & kDepthMask, r);
-    }
-}
-
-template <AccessKind K, bool Mon>
-inline void data_direct(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 a, u64 size,
-                        unsigned bits) {
-    LineCC* cc = n->cc;
-    if (K == kRead) {
-        cc->dr++;
-        c.dr++;
-    } else {
-        cc->dw++;
-        c.dw++;
-    }
-    u64 line = 1ull << bits;
-    u64 first = a >> bits;
-    bool crosses = ((a + size - 1) >> bits) != first;
-    u64 lo = a & (line - 1);
-    u64 len = crosses ? line - lo : size;
-    u32 r = m.access_lru(core, K, first, byte_mask(lo, len, bits), n->addr);
-    if (r) line_served(c, K == kRead ? cc->dr_served : cc->dw_served, K == kRead ? c.dr_served : c.dw_served, r);
-    if (Mon) ds::record_multicore(a, K, r & kDepthMask, r);
-    if (__builtin_expect(crosses, 0)) data_rest<Mon>(m, core, c, n, K, a, size, bits);
 }
 
 template <bool Mon>
@@ -338,34 +318,17 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
         if (tag == kTagMarker) break;
         const InstrInfo* in = reinterpret_cast<const InstrInfo*>(w0 & ~kTagMask);
         u64 instrs = 1;
+        const InstrInfo* hits = nullptr;  // a run of certain hits: its first and its length
+        u64 nhits = 0;
         if (tag == kTagFetch1 || tag == kTagFetchGen) {
             fetch_direct(m, core, c, in, bits);
             warm = true;
-            if (w1) {
-                // Certain hits after the fetch; those beyond the quantum
-                // stay in the stream as a run of hits for the next turn.
-                u64 ran = certain_hits(m, core, c, in + 1, w1, q - 1, &warm, bits);
-                instrs += ran;
-                if (ran < w1) {
-                    Ev& rest = const_cast<Ev&>(ev[i]);
-                    rest.w0 = reinterpret_cast<uptr>(in + 1 + ran) | kTagFetchHits;
-                    rest.w1 = w1 - ran;
-                    total += instrs;
-                    q = 0;
-                    break;
-                }
-            }
+            hits = in + 1;
+            nhits = w1;  // the certain hits recorded with the fetch (st_ir1k), or 0
         } else if (tag == kTagFetchHits) {
-            u64 ran = certain_hits(m, core, c, in, w1, q, &warm, bits);
-            instrs = ran;
-            if (ran < w1) {
-                Ev& rest = const_cast<Ev&>(ev[i]);
-                rest.w0 = reinterpret_cast<uptr>(in + ran) | kTagFetchHits;
-                rest.w1 = w1 - ran;
-                total += instrs;
-                q = 0;
-                break;
-            }
+            instrs = 0;
+            hits = in;
+            nhits = w1;
         } else if (tag == kTagFetch2) {
             fetch_direct(m, core, c, in, bits);
             fetch_direct(m, core, c, reinterpret_cast<const InstrInfo*>(w1), bits);
@@ -391,6 +354,20 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
             if (tag != kTagWrite) data_direct<kRead, Mon>(m, core, c, in, a, size, bits);
             if (tag != kTagRead) data_direct<kWrite, Mon>(m, core, c, in, a, size, bits);
         }
+        if (nhits) {
+            // Those beyond the quantum stay in the stream, the event rewritten
+            // as a run of hits for the slot's next turn.
+            u64 ran = certain_hits(m, core, c, hits, nhits, q - instrs, &warm, bits);
+            instrs += ran;
+            if (ran < nhits) {
+                Ev& rest = const_cast<Ev&>(ev[i]);
+                rest.w0 = reinterpret_cast<uptr>(hits + ran) | kTagFetchHits;
+                rest.w1 = nhits - ran;
+                total += instrs;
+                q = 0;
+                break;
+            }
+        }
         ++i;
         total += instrs;
         q = instrs >= q ? 0 : u32(q - instrs);
@@ -402,8 +379,10 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
 
 }  // namespace
 
+bool direct_replay() { return !sim::g_config.cachegrind && !sim::g_tlb_on && sim::g_icache; }
+
 u32 run_batch(const Ev* ev, u32 n, u32* quantum) {
-    if (!sim::g_config.cachegrind && !sim::g_tlb_on && sim::g_icache)
+    if (direct_replay())
         return ds::g_on ? run_batch_direct<true>(ev, n, quantum) : run_batch_direct<false>(ev, n, quantum);
     u32 q = *quantum;
     u32 i = 0;

@@ -42,6 +42,10 @@ namespace coresim {
 // rather than per event: the replay's per-event calls (peek, consume, run)
 // were 14 % of omp_loop's samples.
 u32 run_batch(const Ev* ev, u32 n, u32* quantum);
+// Whether run_batch() takes its direct path (the general model with
+// simulated fetches and no TLBs), the only one that reads certain-hit
+// events (EventStream.h).
+bool direct_replay();
 // A slot's counters as a cost centre (the document's cost vector of a
 // thread; the region profile's per-node counters are CoreCounters' first
 // kCounterWords words, RegionService.h).

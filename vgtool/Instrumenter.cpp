@@ -225,7 +225,7 @@ void add_fetch(State& s, InstrInfo* ii) {
 
 void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
     tl_assert(isIRAtom(ea));
-    tl_assert(size > 0 && (UInt)size <= kSizeMask);  // the streams' size field
+    tl_assert((UInt)size <= kSizeMask);  // the streams' size field
     Event& e = push(s);
     e.kind = kEvRead;
     e.ii = ii;
@@ -235,7 +235,7 @@ void add_read(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
 
 void add_write(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
     tl_assert(isIRAtom(ea));
-    tl_assert(size > 0 && (UInt)size <= kSizeMask);
+    tl_assert((UInt)size <= kSizeMask);
     // A write of the same size to the same address expression right after a
     // read by the same instruction is a read-modify-write ("add [mem], r",
     // and the store half of a CAS): one "modify" event.

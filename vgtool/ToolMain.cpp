@@ -389,9 +389,9 @@ void start_streaming() {
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
     g_ic.i1_fetch_refs = nullptr;  // several cores: the replay counts I1 references
-    // Certain I1 hits go to the replay as counts where run_batch() simulates
-    // them (CoreSim.cpp: the general model without TLBs).
-    g_ic.stream_certain = !g_cfg.cachegrind && !sim::g_tlb_on && sim::g_icache && sim::g_machine.certain_refetch();
+    // Certain I1 hits go to the replay as counts where its direct path can
+    // read them and the machine makes them certain.
+    g_ic.stream_certain = coresim::direct_replay() && sim::g_machine.certain_refetch();
     g_ic.fast_helpers = false;
     g_ic.track_owner = !g_omp.simulate_runtime;
     instrument_init(g_ic);
