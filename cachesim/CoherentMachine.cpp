@@ -81,6 +81,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     pf_count_ = 0;
     pf_flags_ = 0;
     dir_.clear();
+    pages_.clear();
     cfg_ = cfg;
     alloc_ = a;
     mem_reads_ = 0;
@@ -95,6 +96,9 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     observe_ = false;
     simple_ = false;
     allow_simple_ = true;
+    allow_filter_ = true;
+    filtering_ = false;
+    page_shift_ = 6;
     miss_levels_ = 0;
     for (int k = 0; k < kMaxLevels; ++k) {
         shared_cls_[k].clear();
@@ -161,7 +165,11 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
             error_append_u64(err, u64(k + 1));
         }
     }
-    for (int k = 0; k < plevels_; ++k) private_lines_ += cfg.level[k].size / cfg.level[k].line;
+    wb_private_ = true;
+    for (int k = 0; k < plevels_; ++k) {
+        private_lines_ += cfg.level[k].size / cfg.level[k].line;
+        wb_private_ = wb_private_ && cfg.level[k].write == WritePolicy::WriteBack;
+    }
     if (split_) private_lines_ += cfg.i1.size / cfg.i1.line;
     if (ok && !activate(0)) {
         ok = false;
@@ -198,6 +206,8 @@ void CoherentMachine::destroy() {
         shared_cls_[k].destroy();
     }
     dir_.destroy();
+    pages_.destroy();
+    filtering_ = false;
     multi_ = false;
     simple_ = false;
 }
@@ -239,7 +249,11 @@ bool CoherentMachine::activate(u32 core) {
     if (core != 0 && !multi_) enter_multicore();
     // The directory's holder sets grow with the highest active core; without
     // the memory to widen them it cannot track this core: no tracking at all.
-    if (multi_ && dir_.ready() && !dir_.reserve_cores(cores_used_)) dir_.destroy();
+    if (multi_ && dir_.ready() && !dir_.reserve_cores(cores_used_)) {
+        dir_.destroy();
+        pages_.destroy();
+        filtering_ = false;
+    }
     return true;
 }
 
@@ -266,13 +280,26 @@ bool CoherentMachine::l1_view(bool icache_side, L1View* v) {
 }
 
 // A second core starts: from now on coherence is kept. Core 0's lines enter
-// the directory, Modified if a private copy is dirty, else Exclusive.
+// the directory, Modified if a private copy is dirty, else Exclusive; with
+// the page filter their pages become core 0's instead.
 void CoherentMachine::enter_multicore() {
     multi_ = true;
     simple_ = false;
     cores_[0].clean_writes_free = false;
     if (!dir_.init(ncores_, 2 * private_lines_, alloc_)) return;  // no tracking without memory
     Core& c = cores_[0];
+    filtering_ = allow_filter_ && wb_private_ && pages_.init(2 * (private_lines_ >> page_shift_), alloc_);
+    for (int k = -1; filtering_ && k < plevels_; ++k) {
+        if (k < 0 && !split_) continue;
+        const CacheLevel& l = k < 0 ? c.i1 : c.lv[k];
+        for (u64 s = 0; filtering_ && s < l.sets(); ++s)
+            for (u32 p = 0; p < l.assoc(); ++p)
+                if (l.valid_at(s, int(p)) && pages_.touch(l.block_at(s, int(p)) >> page_shift_, 0) == PageOwners::kFailed) {
+                    stop_filtering();
+                    break;
+                }
+    }
+    if (filtering_) return;
     for (int k = -1; k < plevels_; ++k) {
         if (k < 0 && !split_) continue;
         const CacheLevel& l = k < 0 ? c.i1 : c.lv[k];
@@ -545,6 +572,7 @@ void CoherentMachine::begin_context(u32 core, AccessKind kind, u64 block, u64 by
     ctx_.c2c = false;
     ctx_.came_dirty = false;
     ctx_.pending = false;
+    ctx_.own_page = false;
     ctx_.supplier = 0;
     ctx_.pending_owner = 0;
 }
@@ -793,8 +821,12 @@ void CoherentMachine::evict(int k, bool icache_side, u64 victim, bool dirty) {
         else
             ++mem_writes_;
     }
-    if (multi_ && k < plevels_ && !present(*cur_, victim, k + 1 < plevels_ ? k + 1 : 0, k, icache_side))
-        drop_holder(u32(cur_ - cores_), victim);
+    if (multi_ && k < plevels_) {
+        if (!present(*cur_, victim, k + 1 < plevels_ ? k + 1 : 0, k, icache_side))
+            drop_holder(u32(cur_ - cores_), victim);
+        else if (dirty && k + 1 == plevels_ && wb_private_)
+            dirty_data_left(u32(cur_ - cores_), victim);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -897,6 +929,7 @@ u32 CoherentMachine::enter_directory() {
 // Before a write that is not a silent hit on a Modified line.
 void CoherentMachine::begin_write() {
     ctx_.dir = true;
+    if (own_page()) return;  // no other holder, no records; finish() has nothing to do
     u32 s = enter_directory();
     if (s == CoherenceDirectory::kNone) return;
     u32 core = ctx_.core;
@@ -933,6 +966,7 @@ void CoherentMachine::begin_write() {
 void CoherentMachine::read_crossing() {
     ctx_.crossed = true;
     ctx_.dir = true;
+    if (own_page()) return;  // no other holder, no records; finish() has nothing to do
     u32 s = enter_directory();
     if (s == CoherenceDirectory::kNone) return;
     bool self = dir_.holder(s, ctx_.core);
@@ -953,6 +987,7 @@ void CoherentMachine::read_crossing() {
 
 // The requesting core's state after the access.
 void CoherentMachine::finish() {
+    if (ctx_.own_page) return;
     // A read by a core holding no dirty copy (state I or E) can only have
     // got one from the crossing (an exclusive shared level's dirty line).
     bool dirty = false;
@@ -987,6 +1022,7 @@ void CoherentMachine::finish() {
 }
 
 void CoherentMachine::drop_holder(u32 core, u64 block) {
+    if (!tracked(block)) return;
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone || !dir_.holder(s, core)) return;
     dir_.remove_holder(s, core);
@@ -995,11 +1031,74 @@ void CoherentMachine::drop_holder(u32 core, u64 block) {
 }
 
 void CoherentMachine::drop_all_holders(u64 block) {
+    if (!tracked(block)) return;
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone) return;
     dir_.clear_holders(s);
     sync_watch(s);
     dir_.erase_if_unused(s);
+}
+
+// With write-back private levels a line is Modified exactly when one of the
+// holder's copies is dirty: when the dirty data leaves its last private
+// level while a clean copy stays (an I1 copy of a written line), Modified
+// becomes Exclusive. (A filtered page's state is read off the dirty bits.)
+void CoherentMachine::dirty_data_left(u32 core, u64 block) {
+    if (!tracked(block)) return;
+    u32 s = dir_.find(block);
+    if (s == CoherenceDirectory::kNone || !dir_.holder(s, core) || dir_.state(s) != 'M') return;
+    bool dirty = false;
+    if (!holds_privately(cores_[core], block, &dirty) || !dirty) dir_.set_state(s, 'E');
+}
+
+// Whether the block of the access in progress lies in a page that only its
+// core has touched (an untouched page becomes the core's): then no other
+// core holds the line or has a record for it, and the directory is not
+// needed. A page that was another core's becomes shared first, its lines
+// in that core entering the directory.
+bool CoherentMachine::own_page() {
+    if (!filtering_) return false;
+    u64 page = ctx_.block >> page_shift_;
+    u32 o = pages_.touch(page, ctx_.core);
+    if (o == ctx_.core) {
+        ctx_.own_page = true;
+        return true;
+    }
+    if (o == PageOwners::kFailed) {
+        stop_filtering();
+    } else if (o != PageOwners::kShared) {
+        enter_page(page, o);
+        pages_.share(page);
+    }
+    return false;
+}
+
+// The lines of `page` that `owner` holds enter the directory: Modified if a
+// copy is dirty, else Exclusive (no other core touched the page: no records).
+void CoherentMachine::enter_page(u64 page, u32 owner) {
+    u64 first = page << page_shift_;
+    for (u64 b = first; b < first + (1ull << page_shift_); ++b) {
+        bool dirty = false;
+        if (!holds_privately(cores_[owner], b, &dirty)) continue;
+        u32 s = dir_.insert(b);
+        if (s == CoherenceDirectory::kNone) return;
+        dir_.add_holder(s, owner);
+        dir_.set_state(s, dirty ? 'M' : 'E');
+    }
+}
+
+void CoherentMachine::set_page_filter(bool on, unsigned page_shift) {
+    allow_filter_ = on;
+    if (!on && filtering_) stop_filtering();
+    if (!multi_) page_shift_ = page_shift < 32 ? page_shift : 32;
+}
+
+// Without memory for the filter: every page with an owner enters the
+// directory, which tracks every line from now on.
+void CoherentMachine::stop_filtering() {
+    pages_.for_each_owned([this](u64 page, u32 owner) { enter_page(page, owner); });
+    pages_.destroy();
+    filtering_ = false;
 }
 
 // Keeps the write filters exact: an entry with loss records whose single
@@ -1072,12 +1171,18 @@ char CoherentMachine::state(u32 core, u64 block) const {
         if (!holds_privately(cores_[core], block, &dirty)) return 'I';
         return dirty ? 'M' : 'E';
     }
+    if (!tracked(block)) {
+        bool dirty = false;
+        if (pages_.owner(block >> page_shift_) != core || !holds_privately(cores_[core], block, &dirty)) return 'I';
+        return dirty ? 'M' : 'E';
+    }
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone || !dir_.holder(s, core)) return 'I';
     return dir_.state(s);
 }
 
 bool CoherentMachine::loss_record(u32 core, u64 block, u64* written) const {
+    if (!tracked(block)) return false;
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone) return false;
     u64 m = 0;

@@ -23,6 +23,7 @@
 #include "CoherenceDirectory.h"
 #include "LevelStats.h"
 #include "MissClassifier.h"
+#include "PageOwners.h"
 #include "Prefetcher.h"
 
 namespace ompsim {
@@ -188,6 +189,18 @@ public:
     bool loss_record(u32 core, u64 block, u64* written) const;
     // For tests and measurements: directory entries (0 while one core ran).
     u64 directory_entries() const { return dir_.entries(); }
+    // The page filter in front of the directory (PageOwners.h): a line of a
+    // page only one core has touched needs no entry. On by default with
+    // pages of 64 lines, when every private level is write-back (the
+    // owner's state is then read off its dirty bits). For tests: off, or
+    // pages of 2^page_shift lines, before a second core's first access; off
+    // later stops a running filter (its pages enter the directory, as when
+    // the page table cannot grow).
+    void set_page_filter(bool on, unsigned page_shift);
+    bool page_filter() const { return filtering_; }
+    // For tests and measurements: pages in the filter, and of them shared.
+    u64 filter_pages() const { return pages_.ready() ? pages_.pages() : 0; }
+    u64 filter_shared_pages() const { return pages_.ready() ? pages_.shared_pages() : 0; }
 
 private:
     // Slots of the per-core write filter (see access()).
@@ -225,6 +238,7 @@ private:
         bool c2c;           // a crossing fetch is served by `supplier`
         bool came_dirty;    // the crossing fetch brought a dirty line up
         bool pending;       // dirty data of an invalidated owner not yet placed
+        bool own_page;      // the block's page is only this core's (own_page())
         u32 supplier;
         u32 pending_owner;
     };
@@ -302,6 +316,15 @@ private:
     void flush_to_shared(u32 owner, u64 block);
     void drop_holder(u32 core, u64 block);
     void drop_all_holders(u64 block);
+    void dirty_data_left(u32 core, u64 block);
+    bool own_page();
+    void enter_page(u64 page, u32 owner);
+    void stop_filtering();
+    // Whether the directory may hold an entry for `block` (its page is
+    // shared, or no filter runs).
+    bool tracked(u64 block) const {
+        return !filtering_ || pages_.owner(block >> page_shift_) == PageOwners::kShared;
+    }
     void sync_watch(u32 slot);
     CoherenceStats& cstats(u32 core) { return cores_[core].cs[plevels_ - 1]; }
 
@@ -324,6 +347,7 @@ private:
     bool pf_on_[kMaxLevels];
     bool pf_i1_on_;
     CoherenceDirectory dir_;
+    PageOwners pages_;
     Context ctx_;
     MissClassifier shared_cls_[kMaxLevels];  // the shared levels' (classification only)
     u32 miss_levels_;                  // class_slot bits of the levels the access missed
@@ -345,6 +369,10 @@ private:
     bool multi_;           // a second core has made an access
     bool simple_;          // access_demand() takes miss_simple()
     bool allow_simple_;    // tests may turn the short path off
+    bool wb_private_;      // every private level is write-back
+    bool allow_filter_;    // tests may turn the page filter off
+    bool filtering_;       // pages_ filters the directory
+    unsigned page_shift_;  // a page is 2^page_shift_ lines
 };
 
 // The hot path: a hit on the first line of the core's level-1 set (the MRU

@@ -213,14 +213,23 @@ private:
     CoherenceCounters& counters(uint32_t core) { return cores[core].cc; }
 
     // Forgets the states of lines a core no longer holds.
+    // Drops the states of lines no longer held. With write-back private
+    // levels, Modified means a dirty copy: a Modified line none of whose
+    // copies is dirty any more (its dirty data was written back from the
+    // last private level while an I1 copy stayed) is Exclusive.
     void sweep() {
+        bool write_back = true;
+        for (int k = 0; k < P; ++k) write_back = write_back && cfg.level[k].write == WritePolicy::WriteBack;
         for (uint32_t c = 0; c < cores.size(); ++c) {
             auto& m = cores[c].st;
             for (auto it = m.begin(); it != m.end();) {
-                if (!present(c, it->first, nullptr))
+                bool dirty = false;
+                if (!present(c, it->first, &dirty)) {
                     it = m.erase(it);
-                else
-                    ++it;
+                    continue;
+                }
+                if (write_back && it->second == 'M' && !dirty) it->second = 'E';
+                ++it;
             }
         }
     }
