@@ -78,7 +78,8 @@ struct Unit {
     u32 deps_pending;
     Unit** succ;           // tasks that depend on this one
     u32 nsucc, succ_cap;
-    Unit* next_ready;
+    Unit* next_ready;      // in a member's ready deque, toward the newest
+    Unit* prev_ready;      // toward the oldest
     u64 order;             // replay creation order
     Addr canon_sp;         // task: where the replay put its own frames
     // A single body or a chunk: how far the replay moved the frames around
@@ -125,10 +126,12 @@ struct Team {
     u32 at_barrier;        // members waiting at the current barrier
     u32 ended;             // members whose implicit task finished
     u32 tasks_outstanding; // tasks created and not finished
-    Unit* ready_head;      // ready tasks, oldest first
-    Unit* ready_tail;
     u32 barrier_gen;       // barriers completed
     struct Slot** slots;   // slots[k] runs member k (allocated at fork)
+    // Ready tasks, one deque per member (allocated with slots): the tasks
+    // the member's slot created or released, ready[2k] the oldest end,
+    // ready[2k+1] the newest.
+    Unit** ready;
     u32 ospg;              // the team's handle in the OSPG builder (OspgService.h)
 };
 
