@@ -821,7 +821,10 @@ void CoherentMachine::evict(int k, bool icache_side, u64 victim, bool dirty) {
         else
             ++mem_writes_;
     }
-    if (multi_ && k < plevels_) {
+    // A victim in a page only this core has touched has no directory entry
+    // to update (the page table is looked up first: it is smaller than the
+    // private levels' tag stores present() searches).
+    if (multi_ && k < plevels_ && tracked(victim)) {
         if (!present(*cur_, victim, k + 1 < plevels_ ? k + 1 : 0, k, icache_side))
             drop_holder(u32(cur_ - cores_), victim);
         else if (dirty && k + 1 == plevels_ && wb_private_)
@@ -1022,7 +1025,6 @@ void CoherentMachine::finish() {
 }
 
 void CoherentMachine::drop_holder(u32 core, u64 block) {
-    if (!tracked(block)) return;
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone || !dir_.holder(s, core)) return;
     dir_.remove_holder(s, core);
@@ -1044,7 +1046,6 @@ void CoherentMachine::drop_all_holders(u64 block) {
 // level while a clean copy stays (an I1 copy of a written line), Modified
 // becomes Exclusive. (A filtered page's state is read off the dirty bits.)
 void CoherentMachine::dirty_data_left(u32 core, u64 block) {
-    if (!tracked(block)) return;
     u32 s = dir_.find(block);
     if (s == CoherenceDirectory::kNone || !dir_.holder(s, core) || dir_.state(s) != 'M') return;
     bool dirty = false;
