@@ -146,8 +146,11 @@ public:
     // ways of its L1 set (an L1View user): the demand access and the
     // prefetchers, without searching L1's set for an LRU hit first.
     u32 access_demand(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc);
-    // Whether access_demand() takes the short miss path (see miss_simple()).
+    // Whether access_demand() takes the short miss path (see miss_simple()):
+    // for core 0 alone, or (owned_misses()) for blocks of pages one core
+    // has to itself.
     bool simple_misses() const { return simple_; }
+    bool owned_misses() const { return plain_ && filtering_; }
     // For tests: off, every miss takes the general path (the short path must
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
     // compare them).
@@ -254,12 +257,20 @@ private:
     void classify_miss(int k, bool icache_side) { miss_levels_ |= 1u << class_slot(k, icache_side); }
     u32 observed(u32 r);
     void enter_multicore();
-    // The short miss path: core 0 alone, and every level of the
-    // configuration LRU, write-back and non-inclusive, with no prefetcher,
-    // classification or observation.
+    // The short miss path: every level of the configuration LRU, write-back
+    // and non-inclusive, with no prefetcher, classification or observation
+    // (plain_), for core 0 alone (simple_) or a page only the core has
+    // touched (miss_owned()). miss_simple() runs on cur_.
     void update_simple();
+    // Multi: on a multi-core machine (private victims update the directory).
+    template <bool Multi>
     u32 miss_simple(AccessKind kind, u64 block);
+    static constexpr u32 kNotOwned = ~0u;
+    u32 miss_owned(u32 core, AccessKind kind, u64 block);
+    void left_private(int k, bool icache_side, u64 victim, bool dirty);
+    template <bool Multi>
     void fill_simple(int k, CacheLevel& c, u64 block, bool dirty);
+    template <bool Multi>
     void writeback_simple(int k, u64 block);
     CacheLevel& lvl(int k, bool icache_side) {
         if (k < plevels_) return (k == 0 && icache_side && split_) ? cur_->i1 : cur_->lv[k];
@@ -367,7 +378,8 @@ private:
     unsigned line_bits_;
     bool split_;
     bool multi_;           // a second core has made an access
-    bool simple_;          // access_demand() takes miss_simple()
+    bool simple_;          // access_demand() takes miss_simple() for core 0
+    bool plain_;           // the configuration allows the short miss path
     bool allow_simple_;    // tests may turn the short path off
     bool wb_private_;      // every private level is write-back
     bool allow_filter_;    // tests may turn the page filter off

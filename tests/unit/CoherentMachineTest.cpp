@@ -1081,6 +1081,40 @@ TEST(CoherentDifferential, PageFilterChangesNothing) {
                 (unsigned long long)private_pages[3]);
 }
 
+// The short miss path for pages one core has to itself (miss_owned()): on
+// LRU, write-back, non-inclusive machines of 1 to 4 levels, with pages of
+// 1 and 2 lines and the default 64, against the reference.
+TEST(CoherentDifferential, ShortMissPathOnOwnedPages) {
+    Rng r(29);
+    u64 private_pages = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        HierarchyConfig c = random_multicore_config(r, 1 + trial % 4);
+        for (int k = 0; k < c.levels; ++k) {
+            c.level[k].replacement = Replacement::LRU;
+            c.level[k].write = WritePolicy::WriteBack;
+            c.level[k].inclusion = Inclusion::NonInclusive;
+            c.level[k].prefetch = PrefetchConfig{};
+        }
+        c.i1.replacement = Replacement::LRU;
+        c.private_levels = u32(1 + r.below(u64(c.levels)));
+        u32 cores = u32(2 + r.below(5));
+        {
+            CoherentMachine m;
+            ErrorText err;
+            error_clear(err);
+            ASSERT_TRUE(m.init(c, cores, kHeap, err)) << err.text;
+            m.access(1, kRead, 1, kAllBytes);
+            ASSERT_TRUE(m.owned_misses()) << describe(c, cores);
+            m.destroy();
+        }
+        Trace t = multicore_trace(r, cores, 500, 4, 6);
+        for (unsigned shift : {0u, 1u, 6u})
+            ASSERT_TRUE(run_multi(c, cores, t, 20, nullptr, PageFilter{true, true, shift}, &private_pages))
+                << "pages of " << (1u << shift) << " lines";
+    }
+    EXPECT_GT(private_pages, 1000u);
+}
+
 // Core numbers spread over several 64-bit words of the holder sets (and
 // the first access of the machine by a core other than 0).
 TEST(CoherentDifferential, ManyCoreNumbers) {
