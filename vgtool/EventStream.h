@@ -12,7 +12,11 @@
 // stream says which operating-system thread recorded it.
 //
 // Memory: streams are chains of fixed chunks from a shared pool, given back
-// as soon as the replay has consumed them; --stream-buffer bounds the total.
+// as soon as the replay has consumed them. --stream-buffer bounds the
+// total: beyond it, a stream's full chunks that the replay is not reading
+// go to a temporary file and come back when the replay reaches them
+// (--stream-spill=yes, the default), so the replay keeps its canonical
+// order whatever the threads record ahead of it.
 #ifndef OMPSIM_VGTOOL_EVENTSTREAM_H
 #define OMPSIM_VGTOOL_EVENTSTREAM_H
 
@@ -59,13 +63,16 @@ struct Ev {
     uptr w1;
 };
 
-// 64 KiB chunks: large enough that the chunk-full check is rare, small
-// enough that a consumed stream gives memory back quickly.
+// Chunks of 64 KiB of events: large enough that the chunk-full check is
+// rare, small enough that a consumed stream gives memory back quickly.
+// (4094 events: the chunk and its header once shared 64 KiB. The replay
+// runs a chunk's events in batches, so the number is part of what the
+// documents depend on.)
 constexpr u32 kChunkEvents = 4094;
 struct EvChunk {
     EvChunk* next;
-    u64 pad;
-    Ev ev[kChunkEvents];
+    Ev* ev;            // kChunkEvents events, or null while they are in the spill file
+    u64 disk;          // while ev is null: the file slot holding them + 1
 };
 
 struct Unit;  // Replay.h: what a stream stands for (task, chunk, ...)
@@ -77,6 +84,7 @@ struct Stream {
     u32 read;          // index of the next event to replay in head
     bool closed;       // nothing more will be appended
     bool current;      // the running thread records into it (g_pos is live)
+    bool touched;      // the replay has read from it (its head stays in memory)
     Unit* unit;        // owner (Replay.h)
     u64 events;        // appended so far (for limits and reports)
 };
@@ -88,8 +96,9 @@ namespace stream {
 extern Ev* g_pos;
 extern Ev* g_end;
 
-// Options: --stream-buffer (bytes, total over all streams).
-void init(u64 buffer_bytes);
+// Options: --stream-buffer (bytes, total over all streams) and
+// --stream-spill (beyond it, full chunks go to a temporary file).
+void init(u64 buffer_bytes, bool spill);
 Stream* create(Unit* unit);
 // Makes `s` the stream the running thread records into (null: record
 // nothing, e.g. a worker thread in the runtime's pool). The previous current
@@ -118,6 +127,12 @@ void destroy(Stream* s);
 // Bytes of chunk memory in use, and the limit.
 u64 bytes_in_use();
 u64 bytes_limit();
+// Whether full chunks go to the spill file beyond the limit (the option is
+// on and the file works): the buffers then stay near the limit.
+bool spilling();
+// Chunks written to the spill file so far, and the file's largest size.
+u64 spilled_chunks();
+u64 spill_file_bytes();
 
 }  // namespace stream
 }  // namespace ompsim

@@ -669,7 +669,7 @@ void advance() {
         if (stalled) {
             // Too much recorded ahead of a slot that has not run yet: give up
             // the canonical order rather than memory.
-            if (!g_forced && stream::bytes_in_use() > stream::bytes_limit()) {
+            if (!g_forced && !stream::spilling() && stream::bytes_in_use() > stream::bytes_limit()) {
                 g_forced = true;
                 HChar msg[160];
                 VG_(snprintf)(msg, sizeof msg,

@@ -50,6 +50,7 @@ ds::Options g_ds;               // --monitor, --histogram-*, --monitor-slots
 omp::Options g_omp;             // --simulate-runtime, --trace-omp
 replay::Options g_replay;       // --quantum, --cores
 ULong g_stream_buffer;          // --stream-buffer (bytes)
+bool g_stream_spill;            // --stream-spill
 u32 g_flow_components = flow::kDefaultComponents;  // --event-flow
 Long g_rank = -1;               // --rank, else from the MPI launcher's environment
 InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
@@ -101,6 +102,7 @@ Bool process_option(const HChar* arg) {
     if (size_option(arg, "--stream-buffer", 1ull << 20, 32ull << 30,
                     "expected a size from 1M to 32G (like 512M or 2G)", &g_stream_buffer))
         return True;
+    if (yes_no_option(arg, "--stream-spill", &g_stream_spill)) return True;
     if (const HChar* v = option_value(arg, "--event-flow")) {
         g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
         if (!g_flow_components && VG_(strcmp)(v, "no") != 0)
@@ -177,6 +179,8 @@ void print_usage() {
         "    --cores=N                 simulated cores; 0 = one per thread [0]\n"
         "    --quantum=N               instructions per turn of the deterministic replay [1000]\n"
         "    --stream-buffer=SIZE      memory for buffered per-thread events [512M]\n"
+        "    --stream-spill=yes|no     beyond --stream-buffer, keep events in a temporary file (yes),\n"
+        "                              or replay out of the canonical order (no) [yes]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
         "    --trace-omp=yes|no        print every OpenMP event received (debugging) [no]\n"
         "    --event-flow=no|LIST      the event flow graph's signature components, from region,\n"
@@ -324,7 +328,7 @@ void post_clo_init() {
     }
     instrument_init(ic);
     cost::init();
-    stream::init(g_stream_buffer);
+    stream::init(g_stream_buffer, g_stream_spill);
     omp::init(g_omp);
     replay::init(g_replay);
     ds::init(g_ds, g_cfg);
@@ -558,6 +562,11 @@ void pre_thread_exit(ThreadId tid) { omp::thread_exiting(tid); }
 void fini(Int /*exitcode*/) {
     omp::close_all();
     replay::finish();
+    if (stream::spilled_chunks() && VG_(clo_verbosity) > 0)
+        VG_(umsg)("note: the replay's event buffers reached --stream-buffer=%llu: %llu chunks of events went to a "
+                  "temporary file in %s (at most %llu MiB); the profile is not affected\n",
+                  (ULong)g_stream_buffer, (ULong)stream::spilled_chunks(), VG_(tmpdir)(),
+                  (ULong)((stream::spill_file_bytes() + (1 << 20) - 1) >> 20));
     bool exited = termination::exited();
     RunInfo run = {exited, exited ? "exit" : "signal", termination::exit_status(), termination::signal(), "final",
                    g_dumps};
@@ -627,6 +636,7 @@ void pre_clo_init() {
     g_replay.quantum = 1000;
     g_replay.cores = 0;
     g_stream_buffer = 512ull << 20;
+    g_stream_spill = true;
 }
 
 }  // namespace
