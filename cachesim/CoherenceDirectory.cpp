@@ -13,9 +13,7 @@ void CoherenceDirectory::clear() {
     stride_ = 3;
     nrecs_ = 0;
     free_rec_ = 0;
-    alloc_.alloc = nullptr;
-    alloc_.release = nullptr;
-    alloc_.ctx = nullptr;
+    alloc_ = kNoAllocator;
 }
 
 bool CoherenceDirectory::init(u32 max_cores, u64 entries, const Allocator& a) {
@@ -25,12 +23,8 @@ bool CoherenceDirectory::init(u32 max_cores, u64 entries, const Allocator& a) {
     max_cores_ = max_cores;
     words_ = 1;
     stride_ = 3;
-    u64 cap = 64;
-    u32 lg = 6;
-    while (cap < entries && lg < 40) {
-        cap <<= 1;
-        ++lg;
-    }
+    u32 lg = table_log2(entries);
+    u64 cap = 1ull << lg;
     t_ = static_cast<u64*>(a.alloc(a.ctx, cap * stride_ * sizeof(u64)));
     if (!t_) return false;
     mask_ = cap - 1;

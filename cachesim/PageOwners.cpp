@@ -8,20 +8,14 @@ void PageOwners::clear() {
     count_ = 0;
     shared_ = 0;
     shift_ = 64;
-    alloc_.alloc = nullptr;
-    alloc_.release = nullptr;
-    alloc_.ctx = nullptr;
+    alloc_ = kNoAllocator;
 }
 
 bool PageOwners::init(u64 entries, const Allocator& a) {
     clear();
     alloc_ = a;
-    u64 cap = 64;
-    u32 lg = 6;
-    while (cap < entries && lg < 40) {
-        cap <<= 1;
-        ++lg;
-    }
+    u32 lg = table_log2(entries);
+    u64 cap = 1ull << lg;
     t_ = static_cast<Entry*>(a.alloc(a.ctx, cap * sizeof(Entry)));
     if (!t_) return false;
     mask_ = cap - 1;

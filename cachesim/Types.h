@@ -49,6 +49,17 @@ inline int log2_exact(u64 v) {
     return n;
 }
 
+// The size of a hash table asked to hold `entries`: log2 of the smallest
+// power of two >= entries, from 6 (64 slots) to 40.
+inline u32 table_log2(u64 entries) {
+    u32 lg = 6;
+    while ((1ull << lg) < entries && lg < 40) ++lg;
+    return lg;
+}
+
+// An Allocator that allocates nothing (a table that owns no memory).
+constexpr Allocator kNoAllocator = {nullptr, nullptr, nullptr};
+
 }  // namespace ompsim
 
 #endif
