@@ -450,7 +450,7 @@ def run_suite(a, runner, quick):
             for e in s.get("errors", []):
                 log("        ! " + e)
             for e in s.get("notes", []):
-                log("        note: " + e)
+                log("        " + (e if e.startswith("note:") else "note: " + e))
         outs = {raw[c]["stdout"] for c in configs}
         if len(outs) > 1:
             entry["output_mismatch"] = {c: raw[c]["stdout"] for c in configs}
@@ -639,7 +639,7 @@ def run_scaling(a, runner, quick):
             for e in s.get("errors", []):
                 log("        ! " + e)
             for e in s.get("notes", []):
-                log("        note: " + e)
+                log("        " + (e if e.startswith("note:") else "note: " + e))
         studies.append({"study": study, "program": pts[0][1], "points": rows})
     return studies
 
