@@ -617,7 +617,7 @@ void CoherentMachine::begin_context(u32 core, AccessKind kind, u64 block, u64 by
     ctx_.c2c = false;
     ctx_.came_dirty = false;
     ctx_.pending = false;
-    ctx_.own_page = false;
+    ctx_.in_own_page = false;
     ctx_.supplier = 0;
     ctx_.pending_owner = 0;
 }
@@ -1042,7 +1042,7 @@ void CoherentMachine::read_crossing() {
 
 // The requesting core's state after the access.
 void CoherentMachine::finish() {
-    if (ctx_.own_page) return;
+    if (ctx_.in_own_page) return;
     // A read by a core holding no dirty copy (state I or E) can only have
     // got one from the crossing (an exclusive shared level's dirty line).
     bool dirty = false;
@@ -1114,7 +1114,7 @@ bool CoherentMachine::own_page() {
     u64 page = ctx_.block >> page_shift_;
     u32 o = pages_.touch(page, ctx_.core);
     if (o == ctx_.core) {
-        ctx_.own_page = true;
+        ctx_.in_own_page = true;
         return true;
     }
     if (o == PageOwners::kFailed) {

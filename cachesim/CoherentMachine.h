@@ -241,7 +241,7 @@ private:
         bool c2c;           // a crossing fetch is served by `supplier`
         bool came_dirty;    // the crossing fetch brought a dirty line up
         bool pending;       // dirty data of an invalidated owner not yet placed
-        bool own_page;      // the block's page is only this core's (own_page())
+        bool in_own_page;   // the block's page is only this core's (own_page())
         u32 supplier;
         u32 pending_owner;
     };

@@ -1,5 +1,7 @@
 #include "EventStream.h"
 
+#include "ToolArray.h"
+
 namespace ompsim {
 namespace stream {
 
@@ -26,7 +28,7 @@ bool g_spill_on;      // --stream-spill=yes and the file works
 Int g_spill_fd = -1;
 u64 g_spill_slots;    // slots the file has
 u64* g_free_slots;
-u64 g_free_slots_n, g_free_slots_cap;
+u32 g_free_slots_n, g_free_slots_cap;
 u64 g_spilled;        // chunks written
 
 // Event arrays are recycled, never freed. Each starts 16 bytes into its
@@ -42,11 +44,7 @@ Ev* new_events() {
 
 void free_events(Ev* ev) {
     --g_in_use;
-    if (g_free_ev_n == g_free_ev_cap) {
-        u32 cap = g_free_ev_cap ? 2 * g_free_ev_cap : 64;
-        g_free_ev = static_cast<Ev**>(VG_(realloc)("ompsim.stream", g_free_ev, cap * sizeof(Ev*)));
-        g_free_ev_cap = cap;
-    }
+    reserve(g_free_ev, g_free_ev_cap, g_free_ev_n + 1, 64, "ompsim.stream");
     g_free_ev[g_free_ev_n++] = ev;
 }
 
@@ -63,11 +61,7 @@ EvChunk* new_chunk() {
 }
 
 void free_slot(u64 slot) {
-    if (g_free_slots_n == g_free_slots_cap) {
-        u64 cap = g_free_slots_cap ? 2 * g_free_slots_cap : 64;
-        g_free_slots = static_cast<u64*>(VG_(realloc)("ompsim.stream", g_free_slots, cap * sizeof(u64)));
-        g_free_slots_cap = cap;
-    }
+    reserve(g_free_slots, g_free_slots_cap, g_free_slots_n + 1, 64, "ompsim.stream");
     g_free_slots[g_free_slots_n++] = slot;
 }
 

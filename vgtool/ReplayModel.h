@@ -128,9 +128,9 @@ struct Team {
     u32 tasks_outstanding; // tasks created and not finished
     u32 barrier_gen;       // barriers completed
     struct Slot** slots;   // slots[k] runs member k (allocated at fork)
-    // Ready tasks, one deque per member (allocated with slots): the tasks
-    // the member's slot created or released, ready[2k] the oldest end,
-    // ready[2k+1] the newest.
+    // Ready tasks, one deque per member (allocated at the team's first
+    // ready task): the tasks the member's slot created or released,
+    // ready[2k] the oldest end, ready[2k+1] the newest.
     Unit** ready;
     u32 ospg;              // the team's handle in the OSPG builder (OspgService.h)
 };
