@@ -8,6 +8,7 @@
 #include "ProfileWriter.h"
 #include "ReuseDistance.h"
 #include "SimHelpers.h"
+#include "WrapperCode.h"
 
 namespace ompsim {
 namespace ds {
@@ -136,32 +137,6 @@ void declared_at(Addr a, const HChar** file, UInt* line) {
     VG_(deleteXA)(d2);
 }
 
-bool preload_object(const HChar* f) { return f && VG_(strstr)(f, "vgpreload_ompsim"); }
-
-// The preload library's text, looked up once: the wrappers' frames are in
-// every allocation's stack, and finding each frame's object by name cost a
-// list walk and a strstr per frame. find_DebugInfo() matches text ranges
-// too, so the range says the same.
-Addr g_preload_lo, g_preload_hi;
-bool g_preload_known;
-
-bool in_preload(DiEpoch ep, Addr ip) {
-    if (!g_preload_known) {
-        for (const DebugInfo* di = VG_(next_DebugInfo)(nullptr); di; di = VG_(next_DebugInfo)(di)) {
-            if (!preload_object(VG_(DebugInfo_get_filename)(di))) continue;
-            g_preload_lo = VG_(DebugInfo_get_text_avma)(di);
-            g_preload_hi = g_preload_lo + VG_(DebugInfo_get_text_size)(di);
-            g_preload_known = g_preload_hi > g_preload_lo;
-            break;
-        }
-        if (!g_preload_known) {  // not loaded (yet): ask per frame
-            DebugInfo* di = VG_(find_DebugInfo)(ep, ip);
-            return di && preload_object(VG_(DebugInfo_get_filename)(di));
-        }
-    }
-    return ip >= g_preload_lo && ip < g_preload_hi;
-}
-
 }  // namespace
 
 // System libraries (libc, ld.so, libstdc++) hold hundreds of internal
@@ -267,7 +242,7 @@ void heap_alloc(ThreadId tid, Addr p, SizeT n) {
     SiteKey key;
     VG_(memset)(&key, 0, sizeof key);
     for (UInt i = 0; i < got && key.n < kSiteFrames; ++i) {
-        if (in_preload(ep, raw[i])) continue;  // the wrapper itself
+        if (wrappers::in_wrappers(raw[i])) continue;  // the wrapper itself
         key.ips[key.n++] = raw[i];
     }
     key.hash = 1469598103934665603ULL;

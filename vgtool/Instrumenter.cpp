@@ -3,6 +3,7 @@
 #include "EpapiService.h"
 #include "EventStream.h"
 #include "OmpIntake.h"
+#include "WrapperCode.h"
 
 extern "C" {
 #include "libvex_ir.h"
@@ -270,9 +271,12 @@ InstrInfo* new_instr(State& s, Addr addr, UInt len) {
     return ii;
 }
 
-// ePAPI's own bookkeeping (EpapiService.h) and the OpenMP runtime's code
-// (spin loops of timing-dependent length: OmpIntake.h) are not simulated.
-bool skipped(Addr a) { return epapi::unsimulated(a) || omp::runtime_code(a) || omp::unrecorded_code(a); }
+// ePAPI's own bookkeeping (EpapiService.h), the OpenMP runtime's code
+// (spin loops of timing-dependent length: OmpIntake.h) and the heap
+// wrappers (WrapperCode.h) are not simulated.
+bool skipped(Addr a) {
+    return epapi::unsimulated(a) || omp::runtime_code(a) || omp::unrecorded_code(a) || wrappers::skipped(a);
+}
 
 Int clamp(Int size) {
     return (g_cfg.clamp_dirty_size && size > (Int)g_cfg.clamp_dirty_size) ? (Int)g_cfg.clamp_dirty_size

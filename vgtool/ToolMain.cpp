@@ -17,6 +17,7 @@
 #include "SimHelpers.h"
 #include "Termination.h"
 #include "VarInfoFilter.h"
+#include "WrapperCode.h"
 #include "CoreSim.h"
 #include "ompsim.h"
 
@@ -51,6 +52,7 @@ omp::Options g_omp;             // --simulate-runtime, --trace-omp
 replay::Options g_replay;       // --quantum, --cores
 ULong g_stream_buffer;          // --stream-buffer (bytes)
 bool g_stream_spill;            // --stream-spill
+bool g_simulate_wrappers;       // --simulate-wrappers
 u32 g_flow_components = flow::kDefaultComponents;  // --event-flow
 Long g_rank = -1;               // --rank, else from the MPI launcher's environment
 InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
@@ -103,6 +105,7 @@ Bool process_option(const HChar* arg) {
                     "expected a size from 1M to 32G (like 512M or 2G)", &g_stream_buffer))
         return True;
     if (yes_no_option(arg, "--stream-spill", &g_stream_spill)) return True;
+    if (yes_no_option(arg, "--simulate-wrappers", &g_simulate_wrappers)) return True;
     if (const HChar* v = option_value(arg, "--event-flow")) {
         g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
         if (!g_flow_components && VG_(strcmp)(v, "no") != 0)
@@ -182,6 +185,8 @@ void print_usage() {
         "    --stream-spill=yes|no     beyond --stream-buffer, keep events in a temporary file (yes),\n"
         "                              or replay out of the canonical order (no) [yes]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
+        "    --simulate-wrappers=yes|no simulate the preload library's allocation wrappers, as\n"
+        "                              Cachegrind does with that library preloaded [no]\n"
         "    --trace-omp=yes|no        print every OpenMP event received (debugging) [no]\n"
         "    --event-flow=no|LIST      the event flow graph's signature components, from region,\n"
         "                              callsite, size, partner, thread [region,callsite,size,partner]\n"
@@ -330,6 +335,7 @@ void post_clo_init() {
     cost::init();
     stream::init(g_stream_buffer, g_stream_spill);
     omp::init(g_omp);
+    wrappers::init(g_simulate_wrappers);
     replay::init(g_replay);
     ds::init(g_ds, g_cfg);
     epapi::init(g_cfg, sim::g_icache || g_cfg.cachegrind);
@@ -637,6 +643,7 @@ void pre_clo_init() {
     g_replay.cores = 0;
     g_stream_buffer = 512ull << 20;
     g_stream_spill = true;
+    g_simulate_wrappers = false;
 }
 
 }  // namespace

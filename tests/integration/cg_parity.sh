@@ -16,7 +16,8 @@
 #   VALGRIND        valgrind launcher to use (default: valgrind from PATH)
 #   CG_CACHES       cache options for both runs
 #                   (default "--I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64")
-#   OMPSIM_EXTRA_OPTS  replaces "--machine=cachegrind" in the ompsim run
+#   OMPSIM_EXTRA_OPTS  replaces "--machine=cachegrind --simulate-wrappers=yes"
+#                   in the ompsim run
 #                   (for self-testing with a fake "ompsim" that is really
 #                   cachegrind, e.g. OMPSIM_EXTRA_OPTS=--cache-sim=yes)
 #   CG_PARITY_KEEP  if set to a directory, the outputs are copied there
@@ -38,7 +39,7 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VALGRIND=${VALGRIND:-valgrind}
 PYTHON=${PYTHON:-python3}
 CACHES=${CG_CACHES:---I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64}
-OMPSIM_OPTS=${OMPSIM_EXTRA_OPTS---machine=cachegrind}
+OMPSIM_OPTS=${OMPSIM_EXTRA_OPTS---machine=cachegrind --simulate-wrappers=yes}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/cg_parity.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT
@@ -46,8 +47,9 @@ trap 'exit 1' HUP INT TERM
 
 # ompsim's preload library (allocation wrappers) is in every ompsim client.
 # Cachegrind gets it through LD_PRELOAD so that both clients load the same
-# libraries and see the same environment, variable for variable and in the
-# same order (ld.so scans it): both runs get an explicit environment that
+# libraries, run the same code (ompsim simulates the wrappers too, with
+# --simulate-wrappers=yes) and see the same environment, variable for
+# variable and in the same order (ld.so scans it): both runs get an explicit environment that
 # ends with the variables Valgrind adds, GLIBCXX_FORCE_NEW and LD_PRELOAD.
 # Valgrind edits existing ones in place and appends missing ones, so the
 # order comes out the same whichever tool runs.

@@ -38,11 +38,12 @@ struct RtHeader {
     unsigned long back; /* bytes from the block's start to the user pointer */
 };
 
+/* Read by the heap wrappers' inline tests (HeapWrappers.c). */
 OMPSIM_HID int ompsim_rt_heap_on;
-static unsigned long rt_code_lo, rt_code_hi; /* the runtime's executable segment */
-static char* rt_base;
+OMPSIM_HID unsigned long ompsim_rt_code_lo, ompsim_rt_code_hi; /* the runtime's executable segment */
+OMPSIM_HID char* ompsim_rt_base; /* the reservation, once made */
+OMPSIM_HID char* ompsim_rt_end;
 static char* rt_next;
-static char* rt_end;
 static void* rt_free_list[RT_CLASSES];
 static volatile int rt_lock;
 
@@ -75,17 +76,9 @@ static OMPSIM_UNSIM int find_segment(struct dl_phdr_info* info, size_t size, voi
 OMPSIM_UNSIM OMPSIM_HID void ompsim_rt_heap_start(const void* runtime_code) {
     struct Segment seg = {(unsigned long)runtime_code, 0, 0};
     if (!dl_iterate_phdr(find_segment, &seg)) return; /* the runtime keeps using glibc's heap */
-    rt_code_lo = seg.lo;
-    rt_code_hi = seg.hi;
+    ompsim_rt_code_lo = seg.lo;
+    ompsim_rt_code_hi = seg.hi;
     ompsim_rt_heap_on = 1;
-}
-
-OMPSIM_UNSIM OMPSIM_HID int ompsim_rt_caller(const void* ra) {
-    return (unsigned long)ra - rt_code_lo < rt_code_hi - rt_code_lo;
-}
-
-OMPSIM_UNSIM OMPSIM_HID int ompsim_rt_owns(const void* p) {
-    return rt_base && (const char*)p >= rt_base && (const char*)p < rt_end;
 }
 
 static OMPSIM_UNSIM int class_of(size_t n) {
@@ -105,14 +98,14 @@ static OMPSIM_UNSIM char* take(int c) {
         rt_free_list[c] = *(void**)b;
         return (char*)b;
     }
-    if (!rt_base) {
+    if (!ompsim_rt_base) {
         void* m = mmap(NULL, RT_RESERVE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED) return NULL;
-        rt_base = rt_next = (char*)m;
-        rt_end = rt_base + RT_RESERVE;
+        ompsim_rt_base = rt_next = (char*)m;
+        ompsim_rt_end = ompsim_rt_base + RT_RESERVE;
     }
     size_t size = (size_t)16 << c;
-    if ((size_t)(rt_end - rt_next) < size) return NULL;
+    if ((size_t)(ompsim_rt_end - rt_next) < size) return NULL;
     char* r = rt_next;
     rt_next += size;
     return r;

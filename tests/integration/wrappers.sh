@@ -1,0 +1,97 @@
+#!/bin/sh
+# wrappers.sh RUNNER PROGRAM SOURCE
+# The preload library's heap wrappers are the tool's instrumentation, not
+# the program: by default ompsim neither simulates nor counts them, so a
+# profile holds what Cachegrind counts for the same program run without the
+# library. Cachegrind (valgrind from PATH, --cache-sim=no, no preload) is the
+# independent count: per function of the program's source file and of
+# glibc's malloc.c and arena.c, ompsim's instructions must equal it
+#   - by default, and with --monitor=yes (whose wrappers also report every
+#     block to the tool), with no function of HeapWrappers.c in the profile;
+#   - with --simulate-wrappers=yes too, where the wrappers do appear (they
+#     run between the program and malloc, and change neither).
+# With --simulate-wrappers=yes every function with a source file keeps its
+# count (Valgrind reads no line information for the wrappers' section, so
+# they show as ??? and share names with libstdc++'s functions when that has
+# no debug information), and the run gains at least 600,000 instructions:
+# PROGRAM makes 20,000 wrapped calls (20 an iteration, 1,000 iterations),
+# each at least 30 instructions of register saves, VALGRIND_GET_ORIG_FN and
+# CALL_FN_*. --monitor=yes, whose wrappers take another path, counts as many
+# instructions in all as the default run.
+runner=$1 bin=$2 src=$3
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+status=0
+name=$(basename "$src")
+
+# funcs OUT: "file function Ir" for malloc.c, arena.c and the program's file.
+funcs() {
+  awk -v src="$name" '
+    /^fl=/ { n = split(substr($0, 4), p, "/"); f = p[n]; keep = (f == src || f == "malloc.c" || f == "arena.c"); next }
+    /^fn=/ { fn = substr($0, 4); next }
+    /^[0-9]/ && keep { ir[f " " fn] += $2 }
+    END { for (k in ir) print k, ir[k] }' "$1" | sort
+}
+total() { awk '/^summary:/ { print $2 }' "$1"; }
+
+valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$t/cg.out" "$bin" >"$t/cg.stdout" 2>"$t/cg.err" || {
+  echo "FAIL: cachegrind run"; tail -n 5 "$t/cg.err"; exit 1; }
+funcs "$t/cg.out" >"$t/cg.funcs"
+grep -q "^$name main " "$t/cg.funcs" && grep -q "^malloc.c " "$t/cg.funcs" || {
+  echo "FAIL: Cachegrind's output names no function of $name or malloc.c"; exit 1; }
+
+for mode in default monitor simulated; do
+  case $mode in
+    default) opts= ;;
+    monitor) opts=--monitor=yes ;;
+    simulated) opts=--simulate-wrappers=yes ;;
+  esac
+  "$runner" -q $opts --output-file="$t/$mode.xml" --cachegrind-out-file="$t/$mode.out" "$bin" \
+    >"$t/$mode.stdout" 2>"$t/$mode.err" || { echo "FAIL: $mode: tool run"; tail -n 5 "$t/$mode.err"; status=1; continue; }
+  cmp -s "$t/cg.stdout" "$t/$mode.stdout" || { echo "FAIL: $mode: program output differs"; status=1; }
+  funcs "$t/$mode.out" >"$t/$mode.funcs"
+  if cmp -s "$t/cg.funcs" "$t/$mode.funcs"; then
+    echo "ok   $mode: $(wc -l <"$t/cg.funcs") functions of $name, malloc.c and arena.c as Cachegrind counts them"
+  else
+    echo "FAIL: $mode: per-function instructions differ (< cachegrind, > ompsim)"
+    diff "$t/cg.funcs" "$t/$mode.funcs" | head -n 10
+    status=1
+  fi
+  if [ "$mode" != simulated ]; then
+    # The C library's own functions have glibc's file names; a wrapper of
+    # one shows as ??? (see above).
+    if awk '/^fl=/ { u = ($0 == "fl=???") } /^fn=/ && u { print substr($0, 4) }' "$t/$mode.out" |
+       grep -qxE 'malloc|calloc|realloc|free|posix_memalign|aligned_alloc|memalign|ask_tracking'; then
+      echo "FAIL: $mode: wrapper code in the profile"; status=1
+    else echo "ok   $mode: no wrapper code in the profile"; fi
+  fi
+done
+# every "file<TAB>function<TAB>Ir" of a Cachegrind-format file
+all_funcs() {
+  awk '/^fl=/ { f = substr($0, 4); next } /^fn=/ { fn = substr($0, 4); next }
+       /^[0-9]/ && f != "???" { ir[f "\t" fn] += $2 } END { for (k in ir) print k "\t" ir[k] }' "$1" | sort
+}
+if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out" ]; then
+  all_funcs "$t/default.out" >"$t/default.all"
+  all_funcs "$t/simulated.out" >"$t/simulated.all"
+  awk -F'\t' 'NR == FNR { d[$1 "\t" $2] = $3; next }
+       ($1 "\t" $2) in d { if (d[$1 "\t" $2] != $3) { print "FAIL: simulated: " $1 ":" $2 " " d[$1 "\t" $2] " -> " $3; bad = 1 }
+                           delete d[$1 "\t" $2]; next }
+       { print "FAIL: simulated: new function " $1 ":" $2; bad = 1 }
+       END { for (k in d) { print "FAIL: simulated: " k " missing"; bad = 1 }
+             print (bad ? "bad" : "ok"), NR - FNR }' "$t/default.all" "$t/simulated.all" >"$t/cmp"
+  grep '^FAIL' "$t/cmp" | head -n 10
+  set -- $(tail -n 1 "$t/cmp")
+  gain=$(( $(total "$t/simulated.out") - $(total "$t/default.out") ))
+  if [ "$1" = ok ] && [ "$gain" -ge 600000 ]; then
+    echo "ok   simulated: $2 functions with a source file as before; the wrappers add $gain instructions"
+  else
+    echo "FAIL: simulated: functions changed ($1) or only $gain instructions gained"; status=1
+  fi
+  if [ "$(total "$t/monitor.out")" = "$(total "$t/default.out")" ]; then
+    echo "ok   monitor: $(total "$t/monitor.out") instructions in all, as without the monitor"
+  else
+    echo "FAIL: monitor: $(total "$t/monitor.out") instructions in all, $(total "$t/default.out") without the monitor"; status=1
+  fi
+fi
+exit $status

@@ -1,0 +1,33 @@
+// Where the preload library's heap wrappers are (the section
+// "ompsim_heap_wrappers" of vgpreload_ompsim-amd64-linux.so), so that the
+// instrumenter neither simulates nor counts them: they are the tool's
+// instrumentation, not the program (vgtool/preload/HeapWrappers.c has the
+// figures). With --simulate-wrappers=yes they are simulated, as Cachegrind
+// simulates them with that library preloaded (the parity tests).
+//
+// The tool finds the section itself, in the library's file, when Valgrind
+// has read the library's symbols: the program asks nothing, so it runs the
+// same instructions under every tool, and no wrapper call, not even one
+// made while the C library initialises, is counted.
+#ifndef OMPSIM_VGTOOL_WRAPPERCODE_H
+#define OMPSIM_VGTOOL_WRAPPERCODE_H
+
+#include "ValgrindApi.h"
+
+namespace ompsim {
+namespace wrappers {
+
+void init(bool simulated);
+
+// Whether `a` is in the wrappers' code (the first frames of the stack of
+// every heap report, which the monitor leaves out of allocation sites).
+bool in_wrappers(Addr a);
+
+// Whether the instruction at `a` is wrapper code that is not simulated
+// (asked at translation time).
+bool skipped(Addr a);
+
+}  // namespace wrappers
+}  // namespace ompsim
+
+#endif
