@@ -285,7 +285,8 @@ private:
 
     void flush_cache();
     void record_slow(u64 addr, u32 idx, u32 thread);
-    void resolve(u64 addr, u32 thread, mon::CacheEntry& e);
+    void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
+    void narrow_to_bin(mon::CacheEntry& e, u64 addr, u64 range_size) const;
     mon::Row* row_for(mon::Structure& s, u32 thread);
     static inline void bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 hstride);
     inline bool cached(u64 addr, u32 idx);
@@ -327,6 +328,10 @@ private:
 
     mon::CacheEntry cache_[mon::kCacheWays];
     mon::CacheEntry wide_[mon::kWideEntries];  // entries wider than a page, most recent first
+    // Bins mode: the same, before resolve() cut them down to one bin, with
+    // the size of their range (what the bin of an address depends on).
+    mon::CacheEntry whole_[mon::kWideEntries];
+    u64 whole_size_[mon::kWideEntries];
     u32 cache_thread_;
 
     mon::Structure* structs_;

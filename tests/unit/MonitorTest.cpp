@@ -649,7 +649,9 @@ void run_trace(const Trace& tr, int ops) {
             if (::testing::Test::HasFatalFailure()) return;
         } else {
             // A burst of accesses: a scan through one range, or random
-            // addresses near ranges, or anywhere.
+            // addresses near ranges, or anywhere, or two ranges walked side
+            // by side up to and past their ends (memcpy's source and
+            // destination: the last-hit cache's wide entries alternate).
             if (below(8) == 0) {
                 thread = u32(1 + below(6));
                 m.prepare_thread(thread);
@@ -657,14 +659,22 @@ void run_trace(const Trace& tr, int ops) {
             auto live = ref.live();
             int n = int(1 + below(64));
             u64 pos = arena + below(span);
-            u64 style = below(3);
+            u64 style = below(4);
             if (!live.empty() && style != 2) {
                 auto& l = live[below(live.size())];
                 pos = l.first - below(64) + below(l.second - l.first + 64);
             }
+            u64 pos2 = pos, step = 1 + below(128);
+            if (style == 3 && !live.empty()) {
+                auto& l = live[below(live.size())];
+                u64 len = l.second - l.first;
+                pos2 = l.first + (below(2) ? below(len) : len - (len < 4096 ? len : below(4096)));
+                n = int(32 + below(224));
+            }
             for (int i = 0; i < n; ++i) {
                 u64 addr;
                 if (style == 0) addr = pos + u64(i) * (1 + below(128));
+                else if (style == 3) addr = (i & 1 ? pos2 : pos) + u64(i / 2) * step;
                 else if (style == 1 && !live.empty()) {
                     auto& l = live[below(live.size())];
                     addr = l.first - below(16) + below(l.second - l.first + 16);
