@@ -332,6 +332,8 @@ private:
     // the size of their range (what the bin of an address depends on).
     mon::CacheEntry whole_[mon::kWideEntries];
     u64 whole_size_[mon::kWideEntries];
+    mon::CacheEntry slot_whole_[mon::kCacheWays];
+    u64 slot_whole_size_[mon::kCacheWays];
     u32 cache_thread_;
 
     mon::Structure* structs_;
