@@ -57,6 +57,18 @@ for mode in default monitor simulated; do
     diff "$t/cg.funcs" "$t/$mode.funcs" | head -n 10
     status=1
   fi
+  if [ "$mode" = monitor ]; then
+    # libstdc++'s operator new is not wrapped (it calls the wrapped malloc):
+    # a new'd block's site still starts at the line that said new.
+    for stmt in 'new long(i)' 'new long\[10\]'; do
+      line=$(grep -n "$stmt" "$src" | head -n 1 | cut -d: -f1)
+      if grep -q "kind=\"heap\" name=\"main\" file=\"$name\" line=\"$line\" .* blocks=\"1000\"" "$t/$mode.xml"; then
+        echo "ok   $mode: the blocks of '$stmt' are main ($name:$line), 1000 of them"
+      else
+        echo "FAIL: $mode: no structure main ($name:$line) with 1000 blocks for '$stmt'"; status=1
+      fi
+    done
+  fi
   if [ "$mode" != simulated ]; then
     # The C library's own functions have glibc's file names; a wrapper of
     # one shows as ??? (see above).
