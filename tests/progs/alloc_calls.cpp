@@ -1,7 +1,8 @@
 // alloc_calls.cpp - every allocation function the preload library wraps
 // (vgtool/preload/HeapWrappers.c), 1,000 times each: malloc, calloc,
 // realloc (from NULL, growing, shrinking), posix_memalign, aligned_alloc,
-// memalign, free, and C++ new/new[]/aligned new with their deletes.
+// memalign, free; and C++ new/new[]/aligned new with their deletes, which
+// libstdc++ implements with them.
 // tests/integration/wrappers.sh compares its per-function instruction
 // counts with Cachegrind's, which runs it without the preload library.
 #include <cstdio>
