@@ -12,6 +12,7 @@ using mon::Page;
 using mon::Range;
 using mon::Row;
 using mon::Seg;
+using mon::WholeEntry;
 using mon::Structure;
 
 namespace {
@@ -50,6 +51,20 @@ void copy_bytes(void* d, const void* s, size_t n) {
     u8* a = static_cast<u8*>(d);
     const u8* b = static_cast<const u8*>(s);
     for (size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+
+// The last-hit cache's short lists, most recent first: entry w moves to
+// the front; x goes in front and the last falls off.
+template <typename T>
+void move_to_front(T* a, u32 w) {
+    T hit = a[w];
+    for (u32 i = w; i > 0; --i) a[i] = a[i - 1];
+    a[0] = hit;
+}
+template <typename T>
+void push_front(T* a, u32 n, const T& x) {
+    for (u32 i = n - 1; i > 0; --i) a[i] = a[i - 1];
+    a[0] = x;
 }
 
 inline u64 min64(u64 a, u64 b) { return a < b ? a : b; }
@@ -97,10 +112,7 @@ void RangeMonitor::clear_fields() {
     cfg_.slots = 0;
     dstride_ = 1;
     hstride_ = 2;
-    zero_bytes(cache_, sizeof cache_);
-    zero_bytes(wide_, sizeof wide_);
-    zero_bytes(whole_, sizeof whole_);
-    zero_bytes(slot_whole_, sizeof slot_whole_);
+    flush_cache();
     cache_thread_ = kMonitorNoThread;
     structs_ = nullptr;
     nstructs_ = cap_structs_ = ncounted_ = 0;
@@ -843,10 +855,10 @@ u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
 // ---------------------------------------------------------------- lookup
 
 void RangeMonitor::flush_cache() {
-    for (u32 w = 0; w < kCacheWays; ++w) zero_bytes(&cache_[w], sizeof cache_[w]);
-    for (u32 w = 0; w < kWideEntries; ++w) zero_bytes(&wide_[w], sizeof wide_[w]);
-    for (u32 w = 0; w < kWideEntries; ++w) zero_bytes(&whole_[w], sizeof whole_[w]);
-    for (u32 w = 0; w < kCacheWays; ++w) zero_bytes(&slot_whole_[w], sizeof slot_whole_[w]);
+    zero_bytes(cache_, sizeof cache_);
+    zero_bytes(wide_, sizeof wide_);
+    zero_bytes(whole_, sizeof whole_);
+    zero_bytes(slot_whole_, sizeof slot_whole_);
 }
 
 // Finds the range that wins at addr and the largest interval around addr
@@ -978,6 +990,19 @@ void RangeMonitor::narrow_to_bin(CacheEntry& e, u64 addr, u64 range_size) const 
     e.bucket = e.s->hist + b * hstride_;
 }
 
+// Bins mode: the whole interval around addr, if the cache has it: a wide
+// one (moved to the front) or the last one resolved in addr's page slot.
+const WholeEntry* RangeMonitor::find_whole(u64 addr, u32 slot) {
+    for (u32 w = 0; w < kWideEntries; ++w) {
+        if (addr - whole_[w].e.lo < whole_[w].e.len) {
+            move_to_front(whole_, w);
+            return &whole_[0];
+        }
+    }
+    const WholeEntry& s = slot_whole_[slot];
+    return addr - s.e.lo < s.e.len ? &s : nullptr;
+}
+
 void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     if (!pages_) return;  // not initialised
     if (thread != cache_thread_) {
@@ -991,70 +1016,37 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     // and destination, a stencil's two grids) each enter a new page's slot
     // once, where before every access that alternated between them came
     // here (memcopy 200: 580 M of its calls, all of them wide hits).
+    u32 slot = mon::cache_slot(addr);
     for (u32 w = 0; w < kWideEntries; ++w) {
         if (addr - wide_[w].lo < wide_[w].len) {
-            CacheEntry hit = wide_[w];
-            for (u32 i = w; i > 0; --i) wide_[i] = wide_[i - 1];
-            wide_[0] = hit;
-            cache_[mon::cache_slot(addr)] = hit;
-            if (hit.s) bump(hit, addr, idx, hstride_);
+            move_to_front(wide_, w);
+            cache_[slot] = wide_[0];
+            if (wide_[0].s) bump(wide_[0], addr, idx, hstride_);
             return;
         }
     }
-    // Bins mode: the whole intervals before the cut to one bin, the wide
-    // ones (most recent first) and per page slot the last one resolved
-    // there. A walk that crosses a big array's bins (a column of matmul's
-    // B, a random chase) needs the bin's bounds, a division, not the search
-    // of resolve(): matmul 400 with 25 bins resolved 4.6 M times, chase
-    // 18 M times. So does a small block's next field: a 48-byte std::map
-    // node has 25 bins of 2 bytes.
-    u32 slot = mon::cache_slot(addr);
+    // Bins mode: an entry covers one bin, so the whole intervals are kept
+    // too. A walk that crosses a big array's bins (a column of matmul's B,
+    // a random chase) then needs the bin's bounds, a division, not the
+    // search of resolve(): matmul 400 with 25 bins resolved 4.6 M times,
+    // chase 18 M times. So does a small block's next field: a 48-byte
+    // std::map node has 25 bins of 2 bytes.
     CacheEntry& e = cache_[slot];
-    u64 size = 0;
-    bool whole_hit = false;
-    for (u32 w = 0; w < kWideEntries; ++w) {
-        if (addr - whole_[w].lo < whole_[w].len) {
-            CacheEntry hit = whole_[w];
-            u64 hit_size = whole_size_[w];
-            for (u32 i = w; i > 0; --i) {
-                whole_[i] = whole_[i - 1];
-                whole_size_[i] = whole_size_[i - 1];
-            }
-            whole_[0] = hit;
-            whole_size_[0] = hit_size;
-            e = hit;
-            size = hit_size;
-            whole_hit = true;
-            break;
-        }
-    }
-    if (!whole_hit && addr - slot_whole_[slot].lo < slot_whole_[slot].len) {
-        e = slot_whole_[slot];
-        size = slot_whole_size_[slot];
-        whole_hit = true;
-    }
-    if (!whole_hit) {
+    u64 size;
+    if (const WholeEntry* w = find_whole(addr, slot)) {
+        e = w->e;
+        size = w->size;
+    } else {
         resolve(addr, thread, e, &size);
         if (size && e.row != &e.s->overflow) {
-            slot_whole_[slot] = e;
-            slot_whole_size_[slot] = size;
-            if (e.len > kPageMask + 1) {
-                for (u32 i = kWideEntries - 1; i > 0; --i) {
-                    whole_[i] = whole_[i - 1];
-                    whole_size_[i] = whole_size_[i - 1];
-                }
-                whole_[0] = e;
-                whole_size_[0] = size;
-            }
+            slot_whole_[slot] = WholeEntry{e, size};
+            if (e.len > kPageMask + 1) push_front(whole_, kWideEntries, slot_whole_[slot]);
         }
     }
     if (size) narrow_to_bin(e, addr, size);
-    if (e.len > kPageMask + 1 && !(e.s && e.row == &e.s->overflow)) {
-        for (u32 i = kWideEntries - 1; i > 0; --i) wide_[i] = wide_[i - 1];
-        wide_[0] = e;
-    }
     // An entry whose row is the overflow row is not kept: it must look for a
     // free row again once the pool is refilled.
+    if (e.len > kPageMask + 1 && !(e.s && e.row == &e.s->overflow)) push_front(wide_, kWideEntries, e);
     if (e.s) {
         bump(e, addr, idx, hstride_);
         if (e.row == &e.s->overflow) e.len = 0;

@@ -176,6 +176,13 @@ struct alignas(64) CacheEntry {  // one cache line each
     unsigned shift;  // lines mode: log2 of the bucket size
 };
 
+// Bins mode: an entry before resolve() cut it down to one bin, with the
+// size of its range (what the bin of an address depends on).
+struct WholeEntry {
+    CacheEntry e;
+    u64 size;
+};
+
 }  // namespace mon
 
 class RangeMonitor {
@@ -287,6 +294,7 @@ private:
     void record_slow(u64 addr, u32 idx, u32 thread);
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
     void narrow_to_bin(mon::CacheEntry& e, u64 addr, u64 range_size) const;
+    const mon::WholeEntry* find_whole(u64 addr, u32 slot);
     mon::Row* row_for(mon::Structure& s, u32 thread);
     static inline void bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 hstride);
     inline bool cached(u64 addr, u32 idx);
@@ -328,12 +336,10 @@ private:
 
     mon::CacheEntry cache_[mon::kCacheWays];
     mon::CacheEntry wide_[mon::kWideEntries];  // entries wider than a page, most recent first
-    // Bins mode: the same, before resolve() cut them down to one bin, with
-    // the size of their range (what the bin of an address depends on).
-    mon::CacheEntry whole_[mon::kWideEntries];
-    u64 whole_size_[mon::kWideEntries];
-    mon::CacheEntry slot_whole_[mon::kCacheWays];
-    u64 slot_whole_size_[mon::kCacheWays];
+    // Bins mode: the wide entries, and per page slot the last one resolved
+    // there, before their cut to one bin.
+    mon::WholeEntry whole_[mon::kWideEntries];
+    mon::WholeEntry slot_whole_[mon::kCacheWays];
     u32 cache_thread_;
 
     mon::Structure* structs_;

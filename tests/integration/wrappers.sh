@@ -7,7 +7,7 @@
 # independent count: per function of the program's source file and of
 # glibc's malloc.c and arena.c, ompsim's instructions must equal it
 #   - by default, and with --monitor=yes (whose wrappers also report every
-#     block to the tool), with no function of HeapWrappers.c in the profile;
+#     block to the tool), with no wrapper in the profile;
 #   - with --simulate-wrappers=yes too, where the wrappers do appear (they
 #     run between the program and malloc, and change neither).
 # With --simulate-wrappers=yes every function with a source file keeps its
@@ -24,13 +24,19 @@ trap 'rm -rf "$t"' EXIT
 status=0
 name=$(basename "$src")
 
-# funcs OUT: "file function Ir" for malloc.c, arena.c and the program's file.
+# all_funcs OUT: "file<TAB>function<TAB>Ir" for every function with a source
+# file in a Cachegrind-format file.
+all_funcs() {
+  awk '/^fl=/ { f = substr($0, 4); next } /^fn=/ { fn = substr($0, 4); next }
+       /^[0-9]/ && f != "???" { ir[f "\t" fn] += $2 } END { for (k in ir) print k "\t" ir[k] }' "$1" | sort
+}
+# funcs OUT: "file function Ir" for malloc.c, arena.c and the program's file
+# (files by their base name).
 funcs() {
-  awk -v src="$name" '
-    /^fl=/ { n = split(substr($0, 4), p, "/"); f = p[n]; keep = (f == src || f == "malloc.c" || f == "arena.c"); next }
-    /^fn=/ { fn = substr($0, 4); next }
-    /^[0-9]/ && keep { ir[f " " fn] += $2 }
-    END { for (k in ir) print k, ir[k] }' "$1" | sort
+  all_funcs "$1" | awk -F'\t' -v src="$name" '
+    { n = split($1, p, "/"); f = p[n] }
+    f == src || f == "malloc.c" || f == "arena.c" { ir[f " " $2] += $3 }
+    END { for (k in ir) print k, ir[k] }' | sort
 }
 total() { awk '/^summary:/ { print $2 }' "$1"; }
 
@@ -78,11 +84,6 @@ for mode in default monitor simulated; do
     else echo "ok   $mode: no wrapper code in the profile"; fi
   fi
 done
-# every "file<TAB>function<TAB>Ir" of a Cachegrind-format file
-all_funcs() {
-  awk '/^fl=/ { f = substr($0, 4); next } /^fn=/ { fn = substr($0, 4); next }
-       /^[0-9]/ && f != "???" { ir[f "\t" fn] += $2 } END { for (k in ir) print k "\t" ir[k] }' "$1" | sort
-}
 if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out" ]; then
   all_funcs "$t/default.out" >"$t/default.all"
   all_funcs "$t/simulated.out" >"$t/simulated.all"

@@ -104,7 +104,7 @@ static inline void report_free(void* p) {
 
 /* void* f(size_t) : malloc, valloc, pvalloc */
 #define WRAP_ALLOC1(soname, fn, rt_align)                        \
-    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) WRAPPER_CODE;         \
+    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) WRAPPER_CODE; \
     void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) {        \
         OrigFn orig;                                             \
         void* r;                                                 \
@@ -132,19 +132,19 @@ static inline void report_free(void* p) {
         return r;                                                \
     }
 
-/* void f(void*, ...) : free */
+/* void f(void*) : free and cfree */
 #define WRAP_FREE(soname, fn)                                    \
-    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p, size_t a, size_t b) WRAPPER_CODE; \
-    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p, size_t a, size_t b) { \
+    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p) WRAPPER_CODE; \
+    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p) {          \
         OrigFn orig;                                             \
         VALGRIND_GET_ORIG_FN(orig);                              \
-        if (runtime_owns(p)) {                                 \
+        if (runtime_owns(p)) {                                   \
             ompsim_rt_free(p);                                   \
             return;                                              \
         }                                                        \
         report_free(p);                                          \
         ++depth;                                                 \
-        CALL_FN_v_WWW(orig, p, a, b);                            \
+        CALL_FN_v_W(orig, p);                                    \
         --depth;                                                 \
     }
 
