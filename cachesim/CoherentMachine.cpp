@@ -521,20 +521,65 @@ u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
     CacheLevel& top = lvl(0, kind == kFetch);
     top.stats.refs[kind]++;
     top.stats.misses[kind]++;
+    int k = below_simple<Multi>(kind, block);
+    fill_simple<Multi>(0, top, block, kind == kWrite);
+    return u32(k);
+}
+
+u32 CoherentMachine::miss_shifted(AccessKind kind, u64 block, u64* keys, u64 dropped) {
+    cur_ = &cores_[0];
+    CacheLevel& top = lvl(0, kind == kFetch);
+    top.stats.refs[kind]++;
+    top.stats.misses[kind]++;
+    int k = below_simple<false>(kind, block);
+    keys[0] = repl::make_key(block, kind == kWrite);
+    dropped_simple<false>(0, top, dropped);
+    return u32(k);
+}
+
+// The levels below L1 of a short-path miss: the first that holds the
+// block moves it to the front, the ones above it fill from the lowest up.
+// Returns the depth that served the block.
+//
+// One core: each level's set is searched and shifted in one pass
+// (repl::order_find_shifting()); the fills then only write way 0 and deal
+// with the victims, in the order fill_simple() would. memcopy 200 (32 M
+// misses that reach L3, 21 M that leave it): 5.50 s -> 5.15 s. Not with
+// several cores: left_private() asks whether a victim is still in the
+// core's other private levels, whose sets must not be half updated then.
+template <bool Multi>
+int CoherentMachine::below_simple(AccessKind kind, u64 block) {
+    if (Multi) {
+        int k = 1;
+        for (; k < levels_; ++k) {
+            CacheLevel& c = lvl(k, false);
+            u64 s;
+            int p = reference(c, kind, block, &s);
+            if (p >= 0) {
+                c.touch(s, p);
+                break;
+            }
+        }
+        if (k == levels_) ++mem_reads_;
+        for (int j = k - 1; j >= 1; --j) fill_simple<Multi>(j, lvl(j, false), block, false);
+        return k;
+    }
+    u64* keys[kMaxLevels];
+    u64 dropped[kMaxLevels];
     int k = 1;
     for (; k < levels_; ++k) {
         CacheLevel& c = lvl(k, false);
-        u64 s;
-        int p = reference(c, kind, block, &s);
-        if (p >= 0) {
-            c.touch(s, p);
-            break;
-        }
+        c.stats.refs[kind]++;
+        keys[k] = c.set_keys(c.set_of(block));
+        if (repl::order_find_shifting(keys[k], c.assoc(), block, &dropped[k]) >= 0) break;
+        c.stats.misses[kind]++;
     }
     if (k == levels_) ++mem_reads_;
-    for (int j = k - 1; j >= 1; --j) fill_simple<Multi>(j, lvl(j, false), block, false);
-    fill_simple<Multi>(0, top, block, kind == kWrite);
-    return u32(k);
+    for (int j = k - 1; j >= 1; --j) {
+        keys[j][0] = repl::make_key(block, false);
+        dropped_simple<Multi>(j, lvl(j, false), dropped[j]);
+    }
+    return k;
 }
 
 // allocate() + evict() of level k: the new line goes in front, the LRU
@@ -543,7 +588,13 @@ u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
 template <bool Multi>
 void CoherentMachine::fill_simple(int k, CacheLevel& c, u64 block, bool dirty) {
     u64* keys = c.set_keys(c.set_of(block));
-    u64 dropped = repl::order_push_front(keys, c.assoc(), repl::make_key(block, dirty));
+    dropped_simple<Multi>(k, c, repl::order_push_front(keys, c.assoc(), repl::make_key(block, dirty)));
+}
+
+// The line `dropped` fell off level k's set (kInvalidKey: none): written
+// back if dirty.
+template <bool Multi>
+void CoherentMachine::dropped_simple(int k, CacheLevel& c, u64 dropped) {
     if (dropped == repl::kInvalidKey) return;
     c.stats.evictions++;
     bool victim_dirty = repl::key_dirty(dropped);

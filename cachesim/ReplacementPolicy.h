@@ -59,6 +59,28 @@ inline u64 order_push_front(u64* keys, u32 assoc, u64 key) {
     return dropped;
 }
 
+// Searches an LRU set for `block` (key_holds()) and moves every entry it
+// passes down one place as it goes: a hit ends at the front (the move to
+// MRU, done in the same pass) and returns its old position; a miss returns
+// -1 with `*dropped` the entry that fell off the end (kInvalidKey if the
+// set was not full) and entry 0 left for the caller to fill, which then
+// needs no second pass over the set either.
+inline int order_find_shifting(u64* keys, u32 assoc, u64 block, u64* dropped) {
+    u64 prev = keys[0];
+    if (key_holds(prev, block)) return 0;
+    for (u32 i = 1; i < assoc; ++i) {
+        u64 k = keys[i];
+        keys[i] = prev;
+        if (key_holds(k, block)) {
+            keys[0] = k;
+            return int(i);
+        }
+        prev = k;
+    }
+    *dropped = prev;
+    return -1;
+}
+
 // Removes the entry at `pos`, closing the gap; the last entry becomes empty.
 inline void order_remove(u64* keys, u32 assoc, u32 pos) {
     for (u32 i = pos; i + 1 < assoc; ++i) keys[i] = keys[i + 1];

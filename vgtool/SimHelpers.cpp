@@ -226,6 +226,7 @@ VG_REGPARM(3) void hier_ir_dm(InstrInfo* n, Addr a, UWord size) {
 CoherentMachine::L1View g_fi, g_fd;  // I1 (or the unified L1) and D1
 unsigned g_lb;                       // line bits
 bool g_fd_second;                    // D1 is LRU with two ways or more: see fast_data()
+bool g_fd_four;                      // ... and four or more
 
 inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
     return l.keys + (block & l.set_mask) * l.assoc;
@@ -238,6 +239,7 @@ inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
 // goes to the machine. Returns depth | flags.
 __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc) {
     if (l.lru && (kind != kWrite || l.write_back)) {
+        if (g_machine.simple_misses()) return g_machine.view_rest_shifting(l, kind, b);
         u64* keys = mru_key(l, b);
         for (u32 i = 1; i < l.assoc; ++i) {
             u64 k = keys[i];
@@ -296,13 +298,35 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     // in one set, as memcpy's source and destination do when they lie a
     // multiple of the set span apart (memcopy spent 24 % of its samples in
     // fast_rest(), nearly all such hits).
-    if (g_fd_second && repl::key_matches(k[1], b) && (K == kRead || g_fd.write_back)) {
-        u64 k1 = K == kWrite ? k[1] | 1 : k[1];
-        k[1] = k[0];
-        k[0] = k1;
-        g_fd.refs[K]++;
-        if (Mon) ds::record(a, K, 0);
-        return;
+    if (g_fd_second && (K == kRead || g_fd.write_back)) {
+        if (repl::key_matches(k[1], b)) {
+            u64 k1 = K == kWrite ? k[1] | 1 : k[1];
+            k[1] = k[0];
+            k[0] = k1;
+            g_fd.refs[K]++;
+            if (Mon) ds::record(a, K, 0);
+            return;
+        }
+        if (g_fd_four) {
+            u64 k2 = k[2], k3 = k[3];
+            if (repl::key_matches(k2, b)) {
+                k[2] = k[1];
+                k[1] = k[0];
+                k[0] = K == kWrite ? k2 | 1 : k2;
+                g_fd.refs[K]++;
+                if (Mon) ds::record(a, K, 0);
+                return;
+            }
+            if (repl::key_matches(k3, b)) {
+                k[3] = k2;
+                k[2] = k[1];
+                k[1] = k[0];
+                k[0] = K == kWrite ? k3 | 1 : k3;
+                g_fd.refs[K]++;
+                if (Mon) ds::record(a, K, 0);
+                return;
+            }
+        }
     }
     u32 r = fast_rest(g_fd, K, b, n->addr);
     count(served, r & kDepthMask);
@@ -432,6 +456,7 @@ bool fast_helpers_ready() {
     g_lb = g_machine.line_bits();
     bool ok = g_icache && g_machine.l1_view(true, &g_fi) && g_machine.l1_view(false, &g_fd);
     g_fd_second = ok && g_fd.lru && g_fd.assoc > 1;
+    g_fd_four = g_fd_second && g_fd.assoc >= 4;
     return ok;
 }
 

@@ -803,6 +803,60 @@ TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
     general.destroy();
 }
 
+// The one-core helpers' path (vgtool/SimHelpers.cpp: the MRU way of an
+// L1View, then view_rest_shifting(), which moves the ways down while it
+// compares them and hands a miss to miss_shifted()) leaves the same
+// counters, contents and results as access(), reference by reference.
+TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
+    Rng r(23);
+    HierarchyConfig c = hierarchy({level(16, 12), level(32, 10), level(80, 12)}, 0, true);
+    c.i1 = level(16, 8);
+    CoherentMachine view, plain;
+    ErrorText err;
+    error_clear(err);
+    ASSERT_TRUE(view.init(c, 1, kHeap, err));
+    ASSERT_TRUE(plain.init(c, 1, kHeap, err));
+    Trace t = realistic_trace(r, false);
+    ASSERT_EQ(view.access(0, t[0].kind, t[0].block, kAllBytes), plain.access(0, t[0].kind, t[0].block, kAllBytes));
+    CoherentMachine::L1View vi, vd;
+    ASSERT_TRUE(view.simple_misses());
+    ASSERT_TRUE(view.l1_view(true, &vi));
+    ASSERT_TRUE(view.l1_view(false, &vd));
+    ASSERT_TRUE(vd.lru && vd.write_back);
+    u64 shifted_hits = 0;
+    for (size_t i = 1; i < t.size(); ++i) {
+        const CoherentMachine::L1View& l = t[i].kind == kFetch ? vi : vd;
+        u64* k = l.keys + (t[i].block & l.set_mask) * l.assoc;
+        u32 got;
+        if (repl::key_matches(*k, t[i].block)) {
+            if (t[i].kind == kWrite) *k |= 1;
+            l.refs[t[i].kind]++;
+            got = 0;
+        } else {
+            got = view.view_rest_shifting(l, t[i].kind, t[i].block);
+            shifted_hits += got == 0;
+        }
+        ASSERT_EQ(got, plain.access(0, t[i].kind, t[i].block, kAllBytes)) << i;
+    }
+    EXPECT_GT(shifted_hits, 1000u);
+    for (int k = 0; k < c.levels; ++k)
+        for (bool ic : {false, true}) {
+            if (ic && k) continue;
+            EXPECT_EQ(diff_stats(view.stats(0, k, ic), plain.stats(0, k, ic)), "") << k << ic;
+            for (const Ref& x : t) {
+                bool d1 = false, d2 = false;
+                ASSERT_EQ(view.contains(0, k, ic, x.block, &d1), plain.contains(0, k, ic, x.block, &d2));
+                ASSERT_EQ(d1, d2);
+            }
+        }
+    EXPECT_EQ(view.memory_reads(), plain.memory_reads());
+    EXPECT_EQ(view.memory_writes(), plain.memory_writes());
+    EXPECT_GT(view.stats(0, 2, false).misses[kRead], 0u);
+    EXPECT_GT(view.stats(0, 1, false).refs[kWriteback], 0u);
+    view.destroy();
+    plain.destroy();
+}
+
 // ---------------------------------------------------------------------------
 // Several cores: against ReferenceCoherent
 // ---------------------------------------------------------------------------
