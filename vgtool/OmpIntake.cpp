@@ -3,6 +3,7 @@
 #include "OspgService.h"
 
 #include "EventSites.h"
+#include "HeapWrapping.h"
 #include "IdMap.h"
 #include "OmpEvents.h"
 #include "RegionService.h"
@@ -399,6 +400,7 @@ void handle_event(ThreadId tid, const UWord* args) {
     }
     if (kind == OMP_EV_RUNTIME_START) {
         g_openmp = true;
+        heapwrap::runtime_started();
         return;  // the tool switches to streaming (ToolMain.cpp)
     }
     if (kind == OMP_EV_TOOL_INIT) {

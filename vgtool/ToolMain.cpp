@@ -18,6 +18,7 @@
 #include "Termination.h"
 #include "VarInfoFilter.h"
 #include "WrapperCode.h"
+#include "HeapWrapping.h"
 #include "CoreSim.h"
 #include "ompsim.h"
 
@@ -185,8 +186,8 @@ void print_usage() {
         "    --stream-spill=yes|no     beyond --stream-buffer, keep events in a temporary file (yes),\n"
         "                              or replay out of the canonical order (no) [yes]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
-        "    --simulate-wrappers=yes|no simulate the preload library's allocation wrappers, as\n"
-        "                              Cachegrind does with that library preloaded [no]\n"
+        "    --simulate-wrappers=yes|no simulate the preload library's allocation wrappers where\n"
+        "                              they run (--monitor=yes, OpenMP programs) [no]\n"
         "    --trace-omp=yes|no        print every OpenMP event received (debugging) [no]\n"
         "    --event-flow=no|LIST      the event flow graph's signature components, from region,\n"
         "                              callsite, size, partner, thread [region,callsite,size,partner]\n"
@@ -336,6 +337,7 @@ void post_clo_init() {
     stream::init(g_stream_buffer, g_stream_spill);
     omp::init(g_omp);
     wrappers::init(g_simulate_wrappers);
+    heapwrap::decide(g_ds.enabled);
     replay::init(g_replay);
     ds::init(g_ds, g_cfg);
     epapi::init(g_cfg, sim::g_icache || g_cfg.cachegrind);

@@ -2,8 +2,8 @@
 // "ompsim_heap_wrappers" of vgpreload_ompsim-amd64-linux.so), so that the
 // instrumenter neither simulates nor counts them: they are the tool's
 // instrumentation, not the program (vgtool/preload/HeapWrappers.c has the
-// figures). With --simulate-wrappers=yes they are simulated, as Cachegrind
-// simulates them with that library preloaded (the parity tests).
+// figures). With --simulate-wrappers=yes they are simulated where they are
+// in force (HeapWrapping.h: with --monitor=yes, and in OpenMP programs).
 //
 // The tool finds the section itself, in the library's file, when Valgrind
 // has read the library's symbols: the program asks nothing, so it runs the

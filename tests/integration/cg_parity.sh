@@ -47,8 +47,10 @@ trap 'exit 1' HUP INT TERM
 
 # ompsim's preload library (allocation wrappers) is in every ompsim client.
 # Cachegrind gets it through LD_PRELOAD so that both clients load the same
-# libraries, run the same code (ompsim simulates the wrappers too, with
-# --simulate-wrappers=yes) and see the same environment, variable for
+# libraries, run the same code (the wrappers are not in force in either run:
+# these programs are serial and run without the monitor, and Cachegrind
+# defines no "ompsimheap" soname synonym; --simulate-wrappers=yes would
+# count them where they are) and see the same environment, variable for
 # variable and in the same order (ld.so scans it): both runs get an explicit environment that
 # ends with the variables Valgrind adds, GLIBCXX_FORCE_NEW and LD_PRELOAD.
 # Valgrind edits existing ones in place and appends missing ones, so the

@@ -1,24 +1,32 @@
 #!/bin/sh
-# wrappers.sh RUNNER PROGRAM SOURCE
+# wrappers.sh RUNNER PROGRAM SOURCE OMP_PROGRAM
 # The preload library's heap wrappers are the tool's instrumentation, not
-# the program: by default ompsim neither simulates nor counts them, so a
-# profile holds what Cachegrind counts for the same program run without the
-# library. Cachegrind (valgrind from PATH, --cache-sim=no, no preload) is the
-# independent count: per function of the program's source file and of
-# glibc's malloc.c and arena.c, ompsim's instructions must equal it
+# the program. They are in force only where they are needed (--monitor=yes,
+# or an OpenMP program, whose runtime gets a heap of its own), and ompsim
+# neither simulates nor counts them, so a profile holds what Cachegrind
+# counts for the same program run without the library. Cachegrind
+# (valgrind from PATH, --cache-sim=no, no preload) is the independent
+# count: per function of the program's source file and of glibc's malloc.c
+# and arena.c, ompsim's instructions must equal it
 #   - by default, and with --monitor=yes (whose wrappers also report every
 #     block to the tool), with no wrapper in the profile;
-#   - with --simulate-wrappers=yes too, where the wrappers do appear (they
-#     run between the program and malloc, and change neither).
+#   - with --monitor=yes --simulate-wrappers=yes too, where the wrappers do
+#     appear (they run between the program and malloc, and change neither).
 # With --simulate-wrappers=yes every function with a source file keeps its
 # count (Valgrind reads no line information for the wrappers' section, so
 # they show as ??? and share names with libstdc++'s functions when that has
-# no debug information), and the run gains at least 600,000 instructions:
-# PROGRAM makes 20,000 wrapped calls (20 an iteration, 1,000 iterations),
-# each at least 30 instructions of register saves, VALGRIND_GET_ORIG_FN and
-# CALL_FN_*. --monitor=yes, whose wrappers take another path, counts as many
-# instructions in all as the default run.
-runner=$1 bin=$2 src=$3
+# no debug information), and the run gains at least 600,000 instructions
+# over --monitor=yes alone: PROGRAM makes 20,000 wrapped calls (20 an
+# iteration, 1,000 iterations), each at least 30 instructions of register
+# saves, VALGRIND_GET_ORIG_FN and CALL_FN_*. --monitor=yes counts as many
+# instructions in all as the default run. Without the monitor the serial
+# PROGRAM runs no wrapper: --simulate-wrappers=yes alone counts what the
+# default run counts.
+# Which runs wrap malloc, from Valgrind's list of redirections
+# (--trace-redir=yes): not the serial default run, but --monitor=yes, the
+# user's --soname-synonyms=ompsimheap=libc.so*, and OMP_PROGRAM (which names
+# libomp among its needed libraries) by default.
+runner=$1 bin=$2 src=$3 omp=$4
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -46,11 +54,12 @@ funcs "$t/cg.out" >"$t/cg.funcs"
 grep -q "^$name main " "$t/cg.funcs" && grep -q "^malloc.c " "$t/cg.funcs" || {
   echo "FAIL: Cachegrind's output names no function of $name or malloc.c"; exit 1; }
 
-for mode in default monitor simulated; do
+for mode in default monitor simulated unwrapped; do
   case $mode in
     default) opts= ;;
     monitor) opts=--monitor=yes ;;
-    simulated) opts=--simulate-wrappers=yes ;;
+    simulated) opts="--monitor=yes --simulate-wrappers=yes" ;;
+    unwrapped) opts=--simulate-wrappers=yes ;;
   esac
   "$runner" -q $opts --output-file="$t/$mode.xml" --cachegrind-out-file="$t/$mode.out" "$bin" \
     >"$t/$mode.stdout" 2>"$t/$mode.err" || { echo "FAIL: $mode: tool run"; tail -n 5 "$t/$mode.err"; status=1; continue; }
@@ -75,7 +84,7 @@ for mode in default monitor simulated; do
       fi
     done
   fi
-  if [ "$mode" != simulated ]; then
+  if [ "$mode" = default ] || [ "$mode" = monitor ]; then
     # The C library's own functions have glibc's file names; a wrapper of
     # one shows as ??? (see above).
     if awk '/^fl=/ { u = ($0 == "fl=???") } /^fn=/ && u { print substr($0, 4) }' "$t/$mode.out" |
@@ -84,8 +93,8 @@ for mode in default monitor simulated; do
     else echo "ok   $mode: no wrapper code in the profile"; fi
   fi
 done
-if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out" ]; then
-  all_funcs "$t/default.out" >"$t/default.all"
+if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out" ] && [ -s "$t/unwrapped.out" ]; then
+  all_funcs "$t/monitor.out" >"$t/default.all"
   all_funcs "$t/simulated.out" >"$t/simulated.all"
   awk -F'\t' 'NR == FNR { d[$1 "\t" $2] = $3; next }
        ($1 "\t" $2) in d { if (d[$1 "\t" $2] != $3) { print "FAIL: simulated: " $1 ":" $2 " " d[$1 "\t" $2] " -> " $3; bad = 1 }
@@ -95,7 +104,7 @@ if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out"
              print (bad ? "bad" : "ok"), NR - FNR }' "$t/default.all" "$t/simulated.all" >"$t/cmp"
   grep '^FAIL' "$t/cmp" | head -n 10
   set -- $(tail -n 1 "$t/cmp")
-  gain=$(( $(total "$t/simulated.out") - $(total "$t/default.out") ))
+  gain=$(( $(total "$t/simulated.out") - $(total "$t/monitor.out") ))
   if [ "$1" = ok ] && [ "$gain" -ge 600000 ]; then
     echo "ok   simulated: $2 functions with a source file as before; the wrappers add $gain instructions"
   else
@@ -106,5 +115,25 @@ if [ -s "$t/default.out" ] && [ -s "$t/monitor.out" ] && [ -s "$t/simulated.out"
   else
     echo "FAIL: monitor: $(total "$t/monitor.out") instructions in all, $(total "$t/default.out") without the monitor"; status=1
   fi
+  if [ "$(total "$t/unwrapped.out")" = "$(total "$t/default.out")" ]; then
+    echo "ok   unwrapped: --simulate-wrappers=yes alone counts $(total "$t/unwrapped.out"), as the default run"
+  else
+    echo "FAIL: unwrapped: $(total "$t/unwrapped.out") instructions with --simulate-wrappers=yes alone, $(total "$t/default.out") by default"; status=1
+  fi
 fi
+
+# wraps NAME WANT PROGRAM OPTS...: whether the run's redirections wrap
+# malloc in the C library (WANT yes or no).
+wraps() {
+  name=$1 want=$2 prog=$3; shift 3
+  "$runner" -q --trace-redir=yes "$@" --output-file="$t/redir.xml" --output-overwrite=yes "$prog" \
+    >/dev/null 2>"$t/redir.err" || { echo "FAIL: $name: tool run"; tail -n 5 "$t/redir.err"; status=1; return; }
+  if grep -qE 'libc\.so\* +malloc +W' "$t/redir.err"; then got=yes; else got=no; fi
+  if [ "$got" = "$want" ]; then echo "ok   redirections: $name wraps malloc: $want"
+  else echo "FAIL: redirections: $name wraps malloc: $got, expected $want"; status=1; fi
+}
+wraps "serial, default" no "$bin"
+wraps "serial, --monitor=yes" yes "$bin" --monitor=yes
+wraps "serial, --soname-synonyms=ompsimheap=libc.so*" yes "$bin" '--soname-synonyms=ompsimheap=libc.so*'
+OMP_NUM_THREADS=2 wraps "OpenMP program, default" yes "$omp"
 exit $status
