@@ -13,9 +13,11 @@
 // (Valgrind's VG_SO_SYN), and Valgrind drops a redirection whose synonym
 // --soname-synonyms does not define when it reads the preload's symbols.
 // decide() defines it as libc.so* when either holds, or leaves a user's
-// own definition alone. An OpenMP program is one that names libomp,
-// libgomp or libiomp5 among its needed libraries; a runtime that comes in
-// through another library gets a warning when it starts.
+// own definition alone. An OpenMP program is one that, or one of whose
+// libraries, names libomp, libgomp or libiomp5 among its needed libraries
+// (found as ld.so finds them: run path, LD_LIBRARY_PATH, the system's
+// directories); a runtime found otherwise (a library only ld.so's cache
+// knows, or dlopen) gets a warning when it starts.
 #ifndef OMPSIM_VGTOOL_HEAPWRAPPING_H
 #define OMPSIM_VGTOOL_HEAPWRAPPING_H
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# wrappers.sh RUNNER PROGRAM SOURCE OMP_PROGRAM
+# wrappers.sh RUNNER PROGRAM SOURCE OMP_PROGRAM OMP_IN_LIB
 # The preload library's heap wrappers are the tool's instrumentation, not
 # the program. They are in force only where they are needed (--monitor=yes,
 # or an OpenMP program, whose runtime gets a heap of its own), and ompsim
@@ -24,9 +24,11 @@
 # default run counts.
 # Which runs wrap malloc, from Valgrind's list of redirections
 # (--trace-redir=yes): not the serial default run, but --monitor=yes, the
-# user's --soname-synonyms=ompsimheap=libc.so*, and OMP_PROGRAM (which names
-# libomp among its needed libraries) by default.
-runner=$1 bin=$2 src=$3 omp=$4
+# user's --soname-synonyms=ompsimheap=libc.so*, OMP_PROGRAM (which names
+# libomp among its needed libraries) and OMP_IN_LIB (a serial program whose
+# library needs libomp, found through the program's run path) by default,
+# the last without the warning of a runtime that was not looked for.
+runner=$1 bin=$2 src=$3 omp=$4 omp_in_lib=$5
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -136,4 +138,8 @@ wraps "serial, default" no "$bin"
 wraps "serial, --monitor=yes" yes "$bin" --monitor=yes
 wraps "serial, --soname-synonyms=ompsimheap=libc.so*" yes "$bin" '--soname-synonyms=ompsimheap=libc.so*'
 OMP_NUM_THREADS=2 wraps "OpenMP program, default" yes "$omp"
+OMP_NUM_THREADS=2 wraps "OpenMP in a library, default" yes "$omp_in_lib"
+if grep -q 'warning: the OpenMP runtime came in' "$t/redir.err"; then
+  echo "FAIL: OpenMP in a library: warned of a runtime the tool did not find"; status=1
+else echo "ok   OpenMP in a library: no warning"; fi
 exit $status
