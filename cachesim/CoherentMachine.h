@@ -166,7 +166,7 @@ public:
     // prefetcher, so no key carries the prefetched flag.)
     u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
         u64* keys = l.keys + (block & l.set_mask) * l.assoc;
-        u64 dropped;
+        u64 dropped = repl::kInvalidKey;  // set on a miss
         if (repl::order_find_shifting(keys, l.assoc, block, &dropped) < 0)
             return miss_shifted(kind, block, keys, dropped);
         if (kind == kWrite) keys[0] |= 1;

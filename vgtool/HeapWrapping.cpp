@@ -46,7 +46,9 @@ constexpr Int kNeeded = 64;   // needed entries per object at most
 
 const HChar* const kSystemDirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
                                     "/lib", "/usr/lib", "/usr/local/lib"};
-// Libraries that never bring in an OpenMP runtime: not read.
+// The OpenMP runtimes' libraries, and libraries that never bring one in
+// (not read).
+const HChar* const kRuntimes[] = {"libomp.so", "libgomp.so", "libiomp5.so"};
 const HChar* const kSkipped[] = {"libc.so", "libm.so", "ld-linux", "libstdc++.so", "libgcc_s.so", "libpthread.so",
                                  "libdl.so", "librt.so"};
 
@@ -57,6 +59,13 @@ struct Dynamic {
 };
 
 bool starts_with(const HChar* s, const HChar* prefix) { return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0; }
+
+template <size_t N>
+bool starts_with_any(const HChar* s, const HChar* const (&prefixes)[N]) {
+    for (const HChar* p : prefixes)
+        if (starts_with(s, p)) return true;
+    return false;
+}
 
 // The needed libraries and the search path of the ELF file `path`.
 bool read_dynamic(const HChar* path, Dynamic* d) {
@@ -151,9 +160,8 @@ bool needs_openmp(const HChar* exe) {
         else VG_(strcpy)(origin, ".");
         for (Int i = 0; i < d.nneeded; ++i) {
             const HChar* name = d.needed[i];
-            if (openmp_runtime_name(name)) return true;
-            bool skip = nqueued == kObjects;
-            for (const HChar* s : kSkipped) skip = skip || starts_with(name, s);
+            if (starts_with_any(name, kRuntimes)) return true;
+            bool skip = nqueued == kObjects || starts_with_any(name, kSkipped);
             for (Int j = 0; j < nseen && !skip; ++j) skip = VG_(strcmp)(seen[j], name) == 0;
             if (skip || !find_library(name, d, origin, queue[nqueued])) continue;
             VG_(strcpy)(seen[nseen++], name);
@@ -164,13 +172,6 @@ bool needs_openmp(const HChar* exe) {
 }
 
 }  // namespace
-
-bool openmp_runtime_name(const HChar* needed) {
-    static const HChar* const kRuntimes[] = {"libomp.so", "libgomp.so", "libiomp5.so"};
-    for (const HChar* r : kRuntimes)
-        if (starts_with(needed, r)) return true;
-    return false;
-}
 
 void decide(bool monitor) {
     if (user_defines()) {
@@ -185,8 +186,6 @@ void decide(bool monitor) {
     VG_(snprintf)(s, (Int)n, "%s=%s%s%s", kSynonym, kLibc, user && *user ? "," : "", user ? user : "");
     vgPlain_clo_soname_synonyms = s;
 }
-
-bool in_force() { return g_in_force; }
 
 void runtime_started() {
     if (g_in_force || g_warned) return;

@@ -29,14 +29,8 @@ namespace heapwrap {
 // In post_clo_init (before the dynamic linker maps the preload).
 void decide(bool monitor);
 
-// Whether the wrappers run in this program.
-bool in_force();
-
 // An OpenMP runtime has registered the preload's OMPT tool.
 void runtime_started();
-
-// Whether `needed` (a DT_NEEDED name) is an OpenMP runtime's library.
-bool openmp_runtime_name(const HChar* needed);
 
 }  // namespace heapwrap
 }  // namespace ompsim

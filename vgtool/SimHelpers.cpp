@@ -301,32 +301,30 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     // too: stencil's four rows share their sets, and three of its six
     // accesses an iteration hit there (stencil 1024 40: 1.95 s -> 1.64 s).
     if (g_fd_second && (K == kRead || g_fd.write_back)) {
-        if (repl::key_matches(k[1], b)) {
-            u64 k1 = K == kWrite ? k[1] | 1 : k[1];
-            k[1] = k[0];
-            k[0] = k1;
+        // The hit line `key` goes in front, the ways before it having
+        // moved down one place.
+        auto hit = [&](u64 key) {
+            k[0] = K == kWrite ? key | 1 : key;
             g_fd.refs[K]++;
             if (Mon) ds::record(a, K, 0);
-            return;
+        };
+        u64 k1 = k[1];
+        if (repl::key_matches(k1, b)) {
+            k[1] = k[0];
+            return hit(k1);
         }
         if (g_fd_four) {
             u64 k2 = k[2], k3 = k[3];
             if (repl::key_matches(k2, b)) {
-                k[2] = k[1];
+                k[2] = k1;
                 k[1] = k[0];
-                k[0] = K == kWrite ? k2 | 1 : k2;
-                g_fd.refs[K]++;
-                if (Mon) ds::record(a, K, 0);
-                return;
+                return hit(k2);
             }
             if (repl::key_matches(k3, b)) {
                 k[3] = k2;
-                k[2] = k[1];
+                k[2] = k1;
                 k[1] = k[0];
-                k[0] = K == kWrite ? k3 | 1 : k3;
-                g_fd.refs[K]++;
-                if (Mon) ds::record(a, K, 0);
-                return;
+                return hit(k3);
             }
         }
     }
