@@ -281,6 +281,22 @@ bool CoherentMachine::l1_view(bool icache_side, L1View* v) {
     return true;
 }
 
+bool CoherentMachine::core_l1_view(u32 core, bool icache_side, CoreL1View* v) {
+    if (core >= ncores_ || !cores_[core].active) return false;
+    Core& cr = cores_[core];
+    CacheLevel& c = (icache_side && split_) ? cr.i1 : cr.lv[0];
+    if (!c.first_hit_free() || !c.sets_pow2()) return false;
+    v->l.keys = c.set_keys(0);
+    v->l.set_mask = c.set_mask();
+    v->l.assoc = c.assoc();
+    v->l.refs = c.stats.refs;
+    v->l.write_back = c.write_back();
+    v->l.lru = c.lru();
+    v->clean_free = cr.clean_writes_free;
+    v->watch = cr.watch;
+    return true;
+}
+
 // A second core starts: from now on coherence is kept. Core 0's lines enter
 // the directory, Modified if a private copy is dirty, else Exclusive; with
 // the page filter their pages become core 0's instead.

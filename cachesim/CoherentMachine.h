@@ -142,6 +142,27 @@ public:
         bool lru;         // a hit on another way moves it to the front
     };
     bool l1_view(bool icache_side, L1View* v);
+    // The same for the replay (vgtool/CoreSim.cpp), which runs one core's
+    // events at a time and tests L1 hits itself: any active core, with
+    // writable()'s rule for writes spelled out. A write hit is inline when
+    // `write_back`, the line is dirty or `clean_free`, and the core watches
+    // nothing in `watch[block % kWatchSlots]` (read at each write: the
+    // core's own slow accesses change it). Valid while only `core` makes
+    // accesses (clean_free changes when another core starts).
+    struct CoreL1View {
+        L1View l;             // l.write_back: the level's policy alone
+        bool clean_free;
+        const u32* watch;
+        // What first_way_hit() and other_way_hit() do for a hit of kind K
+        // on `block` that changes nothing but the counters, the order and
+        // the dirty bit: the first way, and for LRU ways 1 to 3 moved to
+        // the front (the replayed stencil's rows share their sets as the
+        // serial one's do; vgtool/SimHelpers.cpp, fast_data()). False
+        // leaves the set untouched, for access_lru().
+        template <AccessKind K>
+        bool try_hit(u64 block) const;
+    };
+    bool core_l1_view(u32 core, bool icache_side, CoreL1View* v);
     // access() for a caller that has just found `block` in none of the
     // ways of its L1 set (an L1View user): the demand access and the
     // prefetchers, without searching L1's set for an LRU hit first.
@@ -448,6 +469,43 @@ inline bool CoherentMachine::other_way_hit(Core& cr, CacheLevel& c, u64* keys, A
         return true;
     }
     return false;
+}
+
+template <AccessKind K>
+inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
+    // writable()'s rule, with the view's copies.
+    auto allowed = [&](u64 key) {
+        return K != kWrite || (l.write_back && ((key & 1) || clean_free) && watch[b % kWatchSlots] == 0);
+    };
+    u64* k = l.keys + (b & l.set_mask) * l.assoc;
+    u64 k0 = k[0];
+    if (__builtin_expect(repl::key_matches(k0, b), 1)) {
+        if (!allowed(k0)) return false;
+        if (K == kWrite) k[0] = k0 | 1;
+        l.refs[K]++;
+        return true;
+    }
+    if (!l.lru || l.assoc < 4) return false;
+    u64 k1 = k[1], k2 = k[2], k3 = k[3], hit;
+    if (repl::key_matches(k1, b)) {
+        if (!allowed(k1)) return false;
+        hit = k1;
+    } else if (repl::key_matches(k2, b)) {
+        if (!allowed(k2)) return false;
+        k[2] = k1;
+        hit = k2;
+    } else if (repl::key_matches(k3, b)) {
+        if (!allowed(k3)) return false;
+        k[3] = k2;
+        k[2] = k1;
+        hit = k3;
+    } else {
+        return false;
+    }
+    k[1] = k0;
+    k[0] = K == kWrite ? hit | 1 : hit;
+    l.refs[K]++;
+    return true;
 }
 
 inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {
