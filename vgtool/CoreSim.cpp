@@ -249,7 +249,7 @@ namespace {
 inline u32 run(const Ev& e) {
     u32 core = g_core;
     CoreCounters& c = g_slots[g_slot];
-    const InstrInfo* n = reinterpret_cast<const InstrInfo*>(e.w0 & ~kTagMask);
+    const InstrInfo* n = reinterpret_cast<const InstrInfo*>(e.w0 & kInfoMask);
     uptr tag = e.w0 & kTagMask;
     bool cg = sim::g_config.cachegrind;
     switch (tag) {
@@ -369,7 +369,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
         uptr w0 = ev[i].w0, w1 = ev[i].w1;
         uptr tag = w0 & kTagMask;
         if (tag == kTagMarker) break;
-        const InstrInfo* in = reinterpret_cast<const InstrInfo*>(w0 & ~kTagMask);
+        const InstrInfo* in = reinterpret_cast<const InstrInfo*>(w0 & kInfoMask);
         u64 instrs = 1;
         const InstrInfo* hits = nullptr;  // a run of certain hits: its first and its length
         u64 nhits = 0;
@@ -398,6 +398,8 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
                 data_replayed<kWrite, Mon>(m, core, c, in, a, size, bits, &d1);
                 ++writes;
             }
+            hits = in + 1;
+            nhits = w0 >> kRunShift;  // the certain hits after the instruction (Instrumenter.cpp emit_data)
         } else if (tag == kTagFetch1 || tag == kTagFetchGen) {
             fetch_replayed(m, core, c, in, bits, &i1);
             warm = true;

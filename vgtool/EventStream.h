@@ -38,8 +38,11 @@ namespace ompsim {
 // instruction's fetch ran in an earlier batch (another slot may have used
 // the core in between). A run of such instructions without data accesses,
 // consecutive InstrInfos of one superblock with one cost centre, is a first
-// InstrInfo and a count. A run is cut where the slot's quantum ends: the
-// replay rewrites the event in place as the run's rest (kTagFetchHits).
+// InstrInfo and a count; a run right after a data access of the
+// instruction before it rides in the data event's w0, bits 48 to 63 (an
+// InstrInfo lies below 2^47): a quarter of omp_loop's events were such
+// runs. A run is cut where the slot's quantum ends: the replay rewrites the
+// event in place as the run's rest (kTagFetchHits).
 enum EvTag : uptr {
     kTagFetch1 = 0,   // single-line fetch of w0's instruction, followed by w1
                       // certain hits (the next w1 InstrInfos)
@@ -52,6 +55,8 @@ enum EvTag : uptr {
     kTagMarker = 7,
 };
 constexpr uptr kTagMask = 7;
+constexpr unsigned kRunShift = 48;  // a data event's run of certain hits, in w0
+constexpr uptr kInfoMask = ((uptr(1) << kRunShift) - 1) & ~kTagMask;
 constexpr uptr kWithFetch = uptr(1) << 63;
 constexpr uptr kCertainFetch = uptr(1) << 62;
 constexpr unsigned kSizeShift = 48;

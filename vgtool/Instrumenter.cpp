@@ -57,15 +57,15 @@ struct State {
 
 void emit(State& s, Int regparms, Int which, IRExpr** args, IRExpr* guard) {
     const HelperTable& h = g_cfg.helpers;
-    void* fns[16] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr,
-                     h.dw,  h.dm,  h.ir_last, h.ir1k, h.hits, h.cdr, h.cdw, h.cdm};
+    void* fns[14] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr,
+                     h.dw,  h.dm,  h.ir_last, h.ir1k, h.hits, h.data};
     tl_assert(fns[which]);
     IRDirty* di = unsafeIRDirty_0_N(regparms, h.names[which], VG_(fnptr_to_fnentry)(fns[which]), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(s.out, IRStmt_Dirty(di));
 }
 
-enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast, kIr1k, kHits, kCdr, kCdw, kCdm };
+enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast, kIr1k, kHits, kData };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
@@ -119,6 +119,20 @@ Int take_hit_run(State& s, Int from, const InstrInfo* prev) {
     return k;
 }
 
+// Streaming with certain hits: the data event of `d` (its instruction's
+// fetch given by `fetch_flag`), with the run of certain hits from
+// s.ev[next] on that follows the instruction. Returns the run's length.
+Int emit_data(State& s, const Event& d, uptr fetch_flag, Int next) {
+    Int k = take_hit_run(s, next, d.ii);
+    uptr at = reinterpret_cast<uptr>(d.ii);
+    tl_assert((at & ~kInfoMask) == 0);
+    uptr tag = d.kind == kEvRead ? kTagRead : d.kind == kEvWrite ? kTagWrite : kTagModify;
+    uptr w0 = at | tag | uptr(k) << kRunShift;
+    uptr rest = uptr(d.size) << kSizeShift | fetch_flag;
+    emit(s, 3, kData, mkIRExprVec_3(mkIRExpr_HWord(w0), d.ea, mkIRExpr_HWord(rest)), nullptr);
+    return k;
+}
+
 void flush(State& s) {
     Int i = 0;
     while (i < s.used) {
@@ -133,9 +147,8 @@ void flush(State& s) {
                     i += 1;
                 } else if (e2 && is_data(e2->kind)) {
                     tl_assert(e2->ii == e.ii);
-                    Int which = e2->kind == kEvRead ? kCdr : e2->kind == kEvWrite ? kCdw : kCdm;
-                    emit(s, 3, which, mkIRExprVec_3(ii, e2->ea, mkIRExpr_HWord(e2->size)), nullptr);
                     i += 2;
+                    i += emit_data(s, *e2, kCertainFetch, i);
                 } else {
                     Int k = take_hit_run(s, i, e.ii - 1);
                     emit(s, 2, kHits, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
@@ -151,7 +164,11 @@ void flush(State& s) {
                         break;
                     }
                 }
-                if (e2 && is_data(e2->kind)) {
+                if (e2 && is_data(e2->kind) && g_cfg.stream_certain) {
+                    tl_assert(e2->ii == e.ii);
+                    i += 2;
+                    i += emit_data(s, *e2, kWithFetch, i);
+                } else if (e2 && is_data(e2->kind)) {
                     // The data event after an instruction's fetch belongs to it.
                     tl_assert(e2->ii == e.ii);
                     Int which = e2->kind == kEvRead ? kIrDr : e2->kind == kEvWrite ? kIrDw : kIrDm;
@@ -180,6 +197,11 @@ void flush(State& s) {
             case kEvRead:
             case kEvWrite:
             case kEvModify: {
+                if (g_cfg.stream_certain) {
+                    i += 1;
+                    i += emit_data(s, e, 0, i);
+                    break;
+                }
                 Int which = e.kind == kEvRead ? kDr : e.kind == kEvWrite ? kDw : kDm;
                 emit(s, 3, which, mkIRExprVec_3(ii, e.ea, mkIRExpr_HWord(e.size)), nullptr);
                 i += 1;

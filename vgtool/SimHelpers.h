@@ -39,14 +39,13 @@ struct HelperTable {
     void* ir_last;
     // Streaming with certain I1 hits (EventStream.h; null elsewhere): a
     // single-line fetch followed by `k` certain hits (InstrInfo*, k); `k`
-    // certain hits alone (first InstrInfo*, k); a certain hit and the
-    // instruction's data access (InstrInfo*, address, size).
+    // certain hits alone (first InstrInfo*, k); a data event whose words
+    // the instrumenter composed but for the address (w0; address; w1's
+    // other bits).
     void* ir1k;
     void* hits;
-    void* cdr;
-    void* cdw;
-    void* cdm;
-    const char* names[16];
+    void* data;
+    const char* names[14];
 };
 
 namespace sim {
