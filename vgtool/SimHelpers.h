@@ -39,13 +39,11 @@ struct HelperTable {
     void* ir_last;
     // Streaming with certain I1 hits (EventStream.h; null elsewhere): a
     // single-line fetch followed by `k` certain hits (InstrInfo*, k); `k`
-    // certain hits alone (first InstrInfo*, k); a data event whose words
-    // the instrumenter composed but for the address (w0; address; w1's
-    // other bits).
+    // certain hits alone (first InstrInfo*, k). Data events are appended
+    // in IR then (Instrumenter.cpp, append_inline()).
     void* ir1k;
     void* hits;
-    void* data;
-    const char* names[14];
+    const char* names[13];
 };
 
 namespace sim {
