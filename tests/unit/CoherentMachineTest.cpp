@@ -1202,106 +1202,95 @@ TEST(CoherentDifferential, ManyCoreNumbers) {
     }
 }
 
-// access_lru() (the replay's entry, the LRU search inline) and access()
-// give the same results access by access, and the same counters and
-// coherence figures, on random multi-core machines of every policy.
-TEST(CoherentDifferential, AccessLruMatchesAccess) {
-    Rng r(27);
-    for (int trial = 0; trial < 120; ++trial) {
+// Every core's level counters and coherence figures of two machines that
+// ran the same trace.
+void expect_same_figures(const CoherentMachine& a, const CoherentMachine& b, const HierarchyConfig& c, u32 cores,
+                         int trial) {
+    for (u32 core = 0; core < cores; ++core) {
+        for (int k = 0; k < c.levels; ++k)
+            for (bool ic : {false, true}) {
+                if (ic && k) continue;
+                EXPECT_EQ(diff_stats(a.stats(core, k, ic), b.stats(core, k, ic)), "") << trial << " " << k;
+            }
+        const CoherenceStats& x = a.coherence(core, a.private_levels() - 1);
+        const CoherenceStats& y = b.coherence(core, b.private_levels() - 1);
+        EXPECT_EQ(x.coherence_misses, y.coherence_misses);
+        EXPECT_EQ(x.invalidations_sent, y.invalidations_sent);
+        EXPECT_EQ(x.c2c_in, y.c2c_in);
+        EXPECT_EQ(x.upgrades, y.upgrades);
+    }
+}
+
+// `trials` random multi-core machines (1 to 4 levels, split L1 on even
+// trials, 1 to 6 cores, every policy), each built twice: one runs a trace
+// of `n` references through access(), the other through the driver
+// make(machine) returns (called with each reference, it returns the
+// result). The results agree reference by reference, then the counters and
+// coherence figures.
+template <typename MakeDriver>
+void differential_trials(u64 seed, int trials, size_t n, MakeDriver make) {
+    Rng r(seed);
+    for (int trial = 0; trial < trials; ++trial) {
         HierarchyConfig c = random_multicore_config(r, 1 + trial % 4);
         c.split_l1 = trial % 2 == 0;
         u32 cores = u32(1 + r.below(6));
-        Trace t = multicore_trace(r, cores, 600, 4, 6);
+        Trace t = multicore_trace(r, cores, n, 4, 6);
         CoherentMachine a, b;
         ErrorText err;
         error_clear(err);
         ASSERT_TRUE(a.init(c, cores, kHeap, err)) << err.text;
         ASSERT_TRUE(b.init(c, cores, kHeap, err)) << err.text;
+        auto drive = make(b);
         for (size_t i = 0; i < t.size(); ++i)
-            ASSERT_EQ(a.access(t[i].core, t[i].kind, t[i].block, t[i].bytes),
-                      b.access_lru(t[i].core, t[i].kind, t[i].block, t[i].bytes, 0))
+            ASSERT_EQ(a.access(t[i].core, t[i].kind, t[i].block, t[i].bytes), drive(t[i]))
                 << "trial " << trial << " access " << i;
-        for (u32 core = 0; core < cores; ++core) {
-            for (int k = 0; k < c.levels; ++k)
-                for (bool ic : {false, true}) {
-                    if (ic && k) continue;
-                    EXPECT_EQ(diff_stats(a.stats(core, k, ic), b.stats(core, k, ic)), "") << trial << " " << k;
-                }
-            const CoherenceStats& x = a.coherence(core, a.private_levels() - 1);
-            const CoherenceStats& y = b.coherence(core, b.private_levels() - 1);
-            EXPECT_EQ(x.coherence_misses, y.coherence_misses);
-            EXPECT_EQ(x.invalidations_sent, y.invalidations_sent);
-            EXPECT_EQ(x.c2c_in, y.c2c_in);
-            EXPECT_EQ(x.upgrades, y.upgrades);
-        }
+        expect_same_figures(a, b, c, cores, trial);
         a.destroy();
         b.destroy();
     }
 }
 
+// access_lru() (the replay's entry, the LRU search inline) and access().
+TEST(CoherentDifferential, AccessLruMatchesAccess) {
+    differential_trials(27, 120, 600, [](CoherentMachine& b) {
+        return [&b](const Ref& x) { return b.access_lru(x.core, x.kind, x.block, x.bytes, 0); };
+    });
+}
+
 // The replay's own L1 hit test (vgtool/CoreSim.cpp): a view of the running
 // core's L1 taken when the core changes (a batch runs one core's events)
 // and after a slow access while it had none, try_hit() first, access_lru()
-// when it declines. Same results access by access as access(), the same
-// counters and coherence figures, on random multi-core machines of every
-// policy (a write that ignored the watch slots, or a clean write that did
-// not check clean_free, fails here).
+// when it declines. A write rule that ignored the watch slots, or a clean
+// write that did not check clean_free, fails here.
 TEST(CoherentDifferential, CoreViewHitsMatchAccess) {
-    Rng r(31);
     u64 inline_hits = 0, accesses = 0;
-    for (int trial = 0; trial < 160; ++trial) {
-        HierarchyConfig c = random_multicore_config(r, 1 + trial % 4);
-        c.split_l1 = trial % 2 == 0;
-        u32 cores = u32(1 + r.below(6));
-        Trace t = multicore_trace(r, cores, 800, 4, 6);
-        CoherentMachine a, b;
-        ErrorText err;
-        error_clear(err);
-        ASSERT_TRUE(a.init(c, cores, kHeap, err)) << err.text;
-        ASSERT_TRUE(b.init(c, cores, kHeap, err)) << err.text;
-        CoherentMachine::CoreL1View vi, vd;
-        bool ok_i = false, ok_d = false;
-        u32 running = ~0u;
-        accesses += t.size();
-        for (size_t i = 0; i < t.size(); ++i) {
-            const Ref& x = t[i];
-            if (x.core != running) {
-                running = x.core;
-                ok_i = b.core_l1_view(running, true, &vi);
-                ok_d = b.core_l1_view(running, false, &vd);
+    differential_trials(31, 160, 800, [&](CoherentMachine& b) {
+        struct Views {
+            CoherentMachine::CoreL1View i, d;
+            bool ok_i = false, ok_d = false;
+            u32 running = ~0u;
+        };
+        return [&b, &inline_hits, &accesses, v = Views()](const Ref& x) mutable -> u32 {
+            ++accesses;
+            if (x.core != v.running) {
+                v.running = x.core;
+                v.ok_i = b.core_l1_view(v.running, true, &v.i);
+                v.ok_d = b.core_l1_view(v.running, false, &v.d);
             }
             bool fetch = x.kind == kFetch;
-            bool ok = fetch ? ok_i : ok_d;
-            const CoherentMachine::CoreL1View& v = fetch ? vi : vd;
-            bool hit = ok && (x.kind == kRead    ? v.try_hit<kRead>(x.block)
-                              : x.kind == kWrite ? v.try_hit<kWrite>(x.block)
-                                                 : v.try_hit<kFetch>(x.block));
-            u32 rb = 0;
-            if (hit) {
+            const CoherentMachine::CoreL1View& view = fetch ? v.i : v.d;
+            if ((fetch ? v.ok_i : v.ok_d) && (x.kind == kRead    ? view.try_hit<kRead>(x.block)
+                                              : x.kind == kWrite ? view.try_hit<kWrite>(x.block)
+                                                                 : view.try_hit<kFetch>(x.block))) {
                 ++inline_hits;
-            } else {
-                rb = b.access_lru(x.core, x.kind, x.block, x.bytes, 0);
-                if (!ok_i) ok_i = b.core_l1_view(running, true, &vi);
-                if (!ok_d) ok_d = b.core_l1_view(running, false, &vd);
+                return 0;
             }
-            ASSERT_EQ(a.access(x.core, x.kind, x.block, x.bytes), rb) << "trial " << trial << " access " << i;
-        }
-        for (u32 core = 0; core < cores; ++core) {
-            for (int k = 0; k < c.levels; ++k)
-                for (bool ic : {false, true}) {
-                    if (ic && k) continue;
-                    EXPECT_EQ(diff_stats(a.stats(core, k, ic), b.stats(core, k, ic)), "") << trial << " " << k;
-                }
-            const CoherenceStats& x = a.coherence(core, a.private_levels() - 1);
-            const CoherenceStats& y = b.coherence(core, b.private_levels() - 1);
-            EXPECT_EQ(x.coherence_misses, y.coherence_misses);
-            EXPECT_EQ(x.invalidations_sent, y.invalidations_sent);
-            EXPECT_EQ(x.c2c_in, y.c2c_in);
-            EXPECT_EQ(x.upgrades, y.upgrades);
-        }
-        a.destroy();
-        b.destroy();
-    }
+            u32 r = b.access_lru(x.core, x.kind, x.block, x.bytes, 0);
+            if (!v.ok_i) v.ok_i = b.core_l1_view(v.running, true, &v.i);
+            if (!v.ok_d) v.ok_d = b.core_l1_view(v.running, false, &v.d);
+            return r;
+        };
+    });
     // The views took part: 8,540 of the 128,000 accesses are inline hits.
     // The traces are mostly coherence traffic, on small caches, and PLRU
     // levels and sets that are not a power of two get no view.
