@@ -119,10 +119,11 @@ __attribute__((noinline)) void refetch(CoherentMachine& m, u32 core, CoreCounter
 
 // `k` certain hits from `n` on (consecutive InstrInfos of one cost centre),
 // at most `q` of them: the first is simulated unless the slot fetched in
-// this batch (*warm), the others count one I1 reference each. Returns how
-// many ran; the caller keeps the rest for the slot's next turn.
+// this batch (*warm), the others count one I1 reference each, in
+// *refs (the caller adds them to the core's counter). Returns how many ran;
+// the caller keeps the rest for the slot's next turn.
 inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 k, u64 q,
-                        bool* warm, unsigned bits) {
+                        bool* warm, unsigned bits, ULong* refs) {
     u64 run = k < q ? k : q;
     n->cc->ir += run;  // a run shares its cost centre (Instrumenter.cpp)
     u64 counted = run;
@@ -131,7 +132,7 @@ inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const Ins
         *warm = true;
         --counted;
     }
-    *m.fetch_refs_counter(core) += counted;
+    *refs += counted;
     return run;
 }
 
@@ -420,7 +421,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
         if (nhits) {
             // Those beyond the quantum stay in the stream, the event rewritten
             // as a run of hits for the slot's next turn.
-            u64 ran = certain_hits(m, core, c, hits, nhits, q - instrs, &warm, bits);
+            u64 ran = certain_hits(m, core, c, hits, nhits, q - instrs, &warm, bits, &certain);
             instrs += ran;
             if (ran < nhits) {
                 Ev& rest = const_cast<Ev&>(ev[i]);
