@@ -158,7 +158,10 @@ public:
         // the dirty bit: the first way, and for LRU ways 1 to 3 moved to
         // the front (the replayed stencil's rows share their sets as the
         // serial one's do; vgtool/SimHelpers.cpp, fast_data()). False
-        // leaves the set untouched, for access_lru().
+        // leaves the set untouched, for access_lru(). A hit's reference is
+        // the caller's to add to l.refs[K]: the replay sums a batch's, an
+        // increment per hit being a chain of read-modify-writes of one
+        // counter.
         template <AccessKind K>
         bool try_hit(u64 block) const;
     };
@@ -482,7 +485,6 @@ inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
     if (__builtin_expect(repl::key_matches(k0, b), 1)) {
         if (!allowed(k0)) return false;
         if (K == kWrite) k[0] = k0 | 1;
-        l.refs[K]++;
         return true;
     }
     if (!l.lru || l.assoc < 4) return false;
@@ -504,7 +506,6 @@ inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
     }
     k[1] = k0;
     k[0] = K == kWrite ? hit | 1 : hit;
-    l.refs[K]++;
     return true;
 }
 

@@ -304,6 +304,17 @@ inline u32 run(const Ev& e) {
 struct ReplayL1 {
     CoherentMachine::CoreL1View v;
     bool ok;  // false: no inline tests (a core not yet active, PLRU, sets not a power of two)
+    ULong hits[3] = {0, 0, 0};  // inline hits by AccessKind, added to v.l.refs at the batch's end
+    template <AccessKind K>
+    bool hit(u64 b) {
+        if (!v.try_hit<K>(b)) return false;
+        ++hits[K];
+        return true;
+    }
+    void count() {
+        if (!ok) return;
+        for (int k = 0; k < 3; ++k) v.l.refs[k] += hits[k];
+    }
 };
 
 __attribute__((noinline)) void fetch_slow(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n,
@@ -311,7 +322,7 @@ __attribute__((noinline)) void fetch_slow(CoherentMachine& m, u32 core, CoreCoun
     LineCC* cc = n->cc;
     u64 first = n->addr >> bits, last = (n->addr + n->len - 1) >> bits;
     for (u64 b = first; b <= last; ++b) {
-        if (b != first && i1->ok && i1->v.try_hit<kFetch>(b)) continue;
+        if (b != first && i1->ok && i1->hit<kFetch>(b)) continue;
         fetch_line(m, core, c, cc, b, n->addr);
     }
     if (!i1->ok) i1->ok = m.core_l1_view(core, true, &i1->v);
@@ -322,7 +333,7 @@ inline void fetch_replayed(CoherentMachine& m, u32 core, CoreCounters& c, const 
                            ReplayL1* i1) {
     n->cc->ir++;
     u64 b = n->addr >> bits;
-    if (__builtin_expect(i1->ok && ((n->addr + n->len - 1) >> bits) == b && i1->v.try_hit<kFetch>(b), 1)) return;
+    if (__builtin_expect(i1->ok && ((n->addr + n->len - 1) >> bits) == b && i1->hit<kFetch>(b), 1)) return;
     fetch_slow(m, core, c, n, bits, i1);
 }
 
@@ -341,7 +352,7 @@ inline void data_replayed(CoherentMachine& m, u32 core, CoreCounters& c, const I
     LineCC* cc = n->cc;
     if (K == kRead) cc->dr++; else cc->dw++;
     u64 b = a >> bits;
-    if (__builtin_expect(d1->ok && ((a + size - 1) >> bits) == b && d1->v.try_hit<K>(b), 1)) {
+    if (__builtin_expect(d1->ok && ((a + size - 1) >> bits) == b && d1->hit<K>(b), 1)) {
         if (Mon) ds::record_multicore(a, K, 0, 0);
         return;
     }
@@ -436,6 +447,8 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
         total += instrs;
         q = instrs >= q ? 0 : u32(q - instrs);
     }
+    i1.count();
+    d1.count();
     c.dr += reads;
     c.dw += writes;
     *fetch_refs += certain;

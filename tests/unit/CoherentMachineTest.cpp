@@ -1283,6 +1283,7 @@ TEST(CoherentDifferential, CoreViewHitsMatchAccess) {
                                               : x.kind == kWrite ? view.try_hit<kWrite>(x.block)
                                                                  : view.try_hit<kFetch>(x.block))) {
                 ++inline_hits;
+                ++view.l.refs[x.kind];
                 return 0;
             }
             u32 r = b.access_lru(x.core, x.kind, x.block, x.bytes, 0);
