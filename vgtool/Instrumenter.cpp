@@ -3,7 +3,6 @@
 #include "EpapiService.h"
 #include "EventStream.h"
 #include "OmpIntake.h"
-#include "Replay.h"
 #include "WrapperCode.h"
 
 extern "C" {
@@ -120,11 +119,6 @@ Int take_hit_run(State& s, Int from, const InstrInfo* prev) {
     return k;
 }
 
-VG_REGPARM(0) void stream_chunk_filled() {
-    stream::chunk_full();
-    replay::advance();
-}
-
 IRTemp tmp(State& s, IRExpr* e) {
     IRTemp t = newIRTemp(s.out->tyenv, typeOfIRExpr(s.out->tyenv, e));
     addStmtToIRSB(s.out, IRStmt_WrTmp(t, e));
@@ -149,7 +143,7 @@ void append_inline(State& s, uptr w0, IRAtom* ea, uptr rest) {
     IRTemp end = tmp(s, IRExpr_Load(Iend_LE, Ity_I64, ptr_arg(&stream::g_end)));
     IRTemp full = tmp(s, IRExpr_Binop(Iop_CmpEQ64, IRExpr_RdTmp(next), IRExpr_RdTmp(end)));
     IRDirty* di = unsafeIRDirty_0_N(0, "stream_chunk_filled",
-                                    VG_(fnptr_to_fnentry)(reinterpret_cast<void*>(stream_chunk_filled)), mkIRExprVec_0());
+                                    VG_(fnptr_to_fnentry)(reinterpret_cast<void*>(sim::stream_chunk_filled)), mkIRExprVec_0());
     di->guard = IRExpr_RdTmp(full);
     addStmtToIRSB(s.out, IRStmt_Dirty(di));
 }
@@ -199,13 +193,14 @@ void flush(State& s) {
                         break;
                     }
                 }
-                if (e2 && is_data(e2->kind) && g_cfg.stream_certain) {
-                    tl_assert(e2->ii == e.ii);
-                    i += 2;
-                    i += emit_data(s, *e2, kWithFetch, i);
-                } else if (e2 && is_data(e2->kind)) {
+                if (e2 && is_data(e2->kind)) {
                     // The data event after an instruction's fetch belongs to it.
                     tl_assert(e2->ii == e.ii);
+                    if (g_cfg.stream_certain) {
+                        i += 2;
+                        i += emit_data(s, *e2, kWithFetch, i);
+                        break;
+                    }
                     Int which = e2->kind == kEvRead ? kIrDr : e2->kind == kEvWrite ? kIrDw : kIrDm;
                     emit(s, 3, which, mkIRExprVec_3(ii, e2->ea, mkIRExpr_HWord(e2->size)), nullptr);
                     i += 2;

@@ -393,10 +393,7 @@ inline void put(uptr w0, uptr w1) {
     p->w0 = w0;
     p->w1 = w1;
     stream::g_pos = ++p;
-    if (__builtin_expect(p == stream::g_end, 0)) {
-        stream::chunk_full();
-        replay::advance();
-    }
+    if (__builtin_expect(p == stream::g_end, 0)) stream_chunk_filled();
 }
 inline uptr ii(InstrInfo* n, EvTag tag) { return reinterpret_cast<uptr>(n) | tag; }
 inline uptr data_word(Addr a, UWord size, uptr fetch_flag) {
@@ -474,6 +471,11 @@ HelperTable fast_helpers(bool monitor) {
         {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fast_ir_dr", "fast_ir_dw",
          "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm", "fast_ir_last"}};
     return t;
+}
+
+VG_REGPARM(0) void stream_chunk_filled() {
+    stream::chunk_full();
+    replay::advance();
 }
 
 HelperTable stream_helpers() {

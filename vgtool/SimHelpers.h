@@ -85,6 +85,10 @@ HelperTable fast_helpers(bool monitor);
 // Streaming (EventStream.h): the helpers append events; the replay
 // simulates them (either model).
 HelperTable stream_helpers();
+// The running thread's stream chunk is full (stream::g_pos reached g_end):
+// a new chunk, and the replay catches up. Called by the streaming helpers
+// and by the data events the instrumenter appends in IR.
+VG_REGPARM(0) void stream_chunk_filled();
 
 }  // namespace sim
 }  // namespace ompsim
