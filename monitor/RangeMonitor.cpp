@@ -495,21 +495,25 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
         if (!h) return false;
         copy_bytes(h, page_ids(p), sizeof(u32) * p.count);
         copy_bytes(h + cap, page_offs(p), sizeof(u16) * p.count);
+        copy_bytes(reinterpret_cast<u16*>(h + cap) + cap, page_ends(p), sizeof(u16) * p.count);
         if (p.cap) unmem(p.heap);
         p.heap = h;
         p.cap = cap;
     }
     u32* ids = page_ids(p);
     u16* offs = page_offs(p);
-    u64 lo = ranges_[r].lo, base = page << kPageBits;
+    u16* ends = page_ends(p);
+    u64 lo = ranges_[r].lo, hi = ranges_[r].hi, base = page << kPageBits;
     u32 pos = p.count;
     while (pos > 0 && ranges_[ids[pos - 1]].lo > lo) {
         ids[pos] = ids[pos - 1];
         offs[pos] = offs[pos - 1];
+        ends[pos] = ends[pos - 1];
         --pos;
     }
     ids[pos] = r;
     offs[pos] = u16(lo > base ? lo - base : 0);
+    ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
     ++p.count;
     if (pos > 0 && ranges_[ids[pos - 1]].hi > lo) p.overlap = 1;
     if (pos + 1 < p.count && ranges_[r].hi > ranges_[ids[pos + 1]].lo) p.overlap = 1;
@@ -522,12 +526,14 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     Page& p = pages_[slot];
     u32* ids = page_ids(p);
     u16* offs = page_offs(p);
+    u16* ends = page_ends(p);
     u32 pos = 0;
     while (pos < p.count && ids[pos] != r) ++pos;
     if (pos == p.count) return;
     for (u32 i = pos + 1; i < p.count; ++i) {
         ids[i - 1] = ids[i];
         offs[i - 1] = offs[i];
+        ends[i - 1] = ends[i];
     }
     --p.count;
     if (p.count == 0) {
@@ -538,6 +544,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     if (p.cap && p.count <= kInline) {
         copy_bytes(p.inl, ids, sizeof(u32) * p.count);
         copy_bytes(p.inl_off, offs, sizeof(u16) * p.count);
+        copy_bytes(p.inl_end, ends, sizeof(u16) * p.count);
         unmem(p.heap);
         p.heap = nullptr;
         p.cap = 0;
@@ -746,14 +753,17 @@ void RangeMonitor::mark_all_small_segments() {
 bool RangeMonitor::add_range(u64 lo, u64 size, u32 id) {
     if (id >= nstructs_ || size == 0 || size >= kMonitorMaxRangeSize || lo + size < lo)
         return false;
-    flush_cache();
     u32 r = new_range();
     if (r == kNone) return false;
     Structure& s = structs_[id];
+    const u64* hist = s.hist;
     if (!size_hist(s, size)) {
         free_range(r);
         return false;
     }
+    // A lines-mode histogram that grew has moved: entries point into it.
+    if (s.hist != hist) flush_cache();
+    invalidate(lo, lo + size);
     Range& g = ranges_[r];
     g.lo = lo;
     g.hi = lo + size;
@@ -779,6 +789,7 @@ void RangeMonitor::remove_chain(u32 head) {
     bool rebuild = false;
     for (u32 r = head; r != kNone;) {
         u32 next = ranges_[r].link;
+        invalidate(ranges_[r].lo, ranges_[r].hi);
         if (ranges_[r].big)
             remove_big(r, &rebuild);
         else
@@ -791,7 +802,6 @@ void RangeMonitor::remove_chain(u32 head) {
 }
 
 u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
-    flush_cache();
     u32 head = kNone, n = 0;
     auto take = [&](u32 r) {
         Range& g = ranges_[r];
@@ -816,7 +826,6 @@ u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
 
 u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
     if (size == 0) return 0;
-    flush_cache();
     u64 last = lo + size - 1;
     if (last < lo) last = ~u64(0);
     u32 head = kNone, n = 0;
@@ -859,6 +868,30 @@ void RangeMonitor::flush_cache() {
     zero_bytes(wide_, sizeof wide_);
     zero_bytes(whole_, sizeof whole_);
     zero_bytes(slot_whole_, sizeof slot_whole_);
+}
+
+namespace {
+// Whether e's interval meets [lo, hi) (hi > lo); an empty entry meets nothing.
+inline bool meets(const CacheEntry& e, u64 lo, u64 hi) {
+    return e.len && (lo - e.lo < e.len || e.lo - lo < hi - lo);
+}
+}  // namespace
+
+// An entry says which range wins over its interval. Adding or removing the
+// range [lo, hi) changes the winner only inside [lo, hi), so only entries
+// meeting it go; the rest stay valid (their structure, row and histogram
+// pointers do not move here). containers with the monitor flushed the whole
+// cache on each of its 1.5 M heap events and then re-resolved the stack and
+// the other pages it was using.
+void RangeMonitor::invalidate(u64 lo, u64 hi) {
+    for (CacheEntry& e : cache_)
+        if (meets(e, lo, hi)) e.len = 0;
+    for (CacheEntry& e : wide_)
+        if (meets(e, lo, hi)) e.len = 0;
+    for (WholeEntry& w : whole_)
+        if (meets(w.e, lo, hi)) w.e.len = 0;
+    for (WholeEntry& w : slot_whole_)
+        if (meets(w.e, lo, hi)) w.e.len = 0;
 }
 
 // Finds the range that wins at addr and the largest interval around addr
@@ -909,19 +942,24 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
         const Page& p = pages_[slot];
         const u32* ids = page_ids(p);
         if (!p.overlap) {
-            u32 lo = upper_bound(page_offs(p), p.count, u16(addr & kPageMask));  // first range with lo > addr
-            if (lo < p.count) ilast = min64(ilast, ranges_[ids[lo]].lo - 1);
+            // The page's offsets give the bounds (clamped to the page, as the
+            // interval is); only a winner's range is read.
+            const u16* starts = page_offs(p);
+            const u16* ends = page_ends(p);
+            u64 base = addr & ~kPageMask;
+            u32 off = u32(addr & kPageMask);
+            u32 lo = upper_bound(starts, p.count, u16(off));  // first range with lo > addr
+            if (lo < p.count) ilast = min64(ilast, base + starts[lo] - 1);
             if (lo > 0) {
-                const Range& g = ranges_[ids[lo - 1]];
-                if (addr < g.hi) {
-                    if (g.prio > best_prio) {
-                        best = ids[lo - 1];
-                        best_prio = g.prio;
-                    }
-                    ilo = max64(ilo, g.lo);
-                    ilast = min64(ilast, g.hi - 1);
+                if (off < ends[lo - 1]) {
+                    // A segment's range is the only rival (best_prio is 0
+                    // without one), and the only reason to read this one.
+                    u32 r = ids[lo - 1];
+                    if (best == kNone || ranges_[r].prio > best_prio) best = r;
+                    ilo = max64(ilo, base + starts[lo - 1]);
+                    ilast = min64(ilast, base + ends[lo - 1] - 1);
                 } else {
-                    ilo = max64(ilo, g.hi);
+                    ilo = max64(ilo, base + ends[lo - 1]);
                 }
             }
         } else {
@@ -982,9 +1020,22 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
 // ceil(b * size / N) to ceil((b + 1) * size / N) - 1.
 void RangeMonitor::narrow_to_bin(CacheEntry& e, u64 addr, u64 range_size) const {
     u64 n = e.s->bins, size = range_size;
-    u64 b = (addr - e.base) * n / size;
-    u64 ilo = max64(e.lo, e.base + (b * size + n - 1) / n);
-    u64 ilast = min64(e.lo + e.len - 1, e.base + ((b + 1) * size + n - 1) / n - 1);
+    u64 off = addr - e.base, b, first, end;  // the bin's offsets are [first, end)
+    // In 32 bits whenever every product fits (ranges up to 4 GiB / (N + 1)):
+    // the three 64-bit divisions were 5 % of containers with 25 bins, where a
+    // 48-byte node's bin changes on almost every access.
+    if ((size >> 32) == 0 && ((size + 1) * n >> 32) == 0) {
+        u32 n32 = u32(n), size32 = u32(size);
+        b = u32(off) * n32 / size32;
+        first = (u32(b) * size32 + n32 - 1) / n32;
+        end = ((u32(b) + 1) * size32 + n32 - 1) / n32;
+    } else {
+        b = off * n / size;
+        first = (b * size + n - 1) / n;
+        end = ((b + 1) * size + n - 1) / n;
+    }
+    u64 ilo = max64(e.lo, e.base + first);
+    u64 ilast = min64(e.lo + e.len - 1, e.base + end - 1);
     e.lo = ilo;
     e.len = ilast - ilo + 1;
     e.bucket = e.s->hist + b * hstride_;

@@ -140,21 +140,24 @@ struct Range {
 
 // One 4 KiB page of the page table and the small ranges touching it, sorted
 // by lo (inline up to kInline, else in heap). Beside each range id, the
-// offset in the page where the range starts (0 if before): resolve()'s
-// binary search reads this one small array instead of the ranges. A page of
-// containers' heap holds about 85 blocks; searching through ids -> ranges
-// (two dependent loads and a mispredicted branch per step) was 55 % of
-// resolve(), which was 40 % of the run with the monitor.
+// offsets in the page where the range starts (0 if before) and ends
+// (exclusive; kPageSize if after): resolve()'s binary search reads these
+// small arrays instead of the ranges. A page of containers' heap holds about
+// 85 blocks; searching through ids -> ranges (two dependent loads and a
+// mispredicted branch per step) was 55 % of resolve(), which was 40 % of the
+// run with the monitor. With the starts alone, the neighbours' bounds still
+// cost two host misses in the ranges per resolve, 42 % of it; the ends leave
+// one, the winner's.
 constexpr u32 kInline = 4;
 struct Page {
     u64 page;    // page number; kEmptyPage when the slot is free
-    u32* heap;   // cap ids, then cap u16 start offsets
+    u32* heap;   // cap ids, then cap u16 start offsets, then cap u16 end offsets
     u32 count;
     u32 cap;     // heap capacity; 0 = ids are inline
     u32 inl[kInline];
     u16 inl_off[kInline];
+    u16 inl_end[kInline];
     u32 overlap; // some ranges of the list overlap each other
-    u32 pad;
 };
 
 // Disjoint segments of the big ranges, each with the range that wins there.
@@ -291,6 +294,7 @@ private:
     template <class T> bool grow(T*& p, u32& cap, u32 need);
 
     void flush_cache();
+    void invalidate(u64 lo, u64 hi);
     void record_slow(u64 addr, u32 idx, u32 thread);
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
     void narrow_to_bin(mon::CacheEntry& e, u64 addr, u64 range_size) const;
@@ -325,7 +329,11 @@ private:
     static const u16* page_offs(const mon::Page& p) {
         return p.cap ? reinterpret_cast<const u16*>(p.heap + p.cap) : p.inl_off;
     }
-    static size_t page_heap_bytes(u32 cap) { return (sizeof(u32) + sizeof(u16)) * size_t(cap); }
+    static u16* page_ends(mon::Page& p) { return p.cap ? reinterpret_cast<u16*>(p.heap + p.cap) + p.cap : p.inl_end; }
+    static const u16* page_ends(const mon::Page& p) {
+        return p.cap ? reinterpret_cast<const u16*>(p.heap + p.cap) + p.cap : p.inl_end;
+    }
+    static size_t page_heap_bytes(u32 cap) { return (sizeof(u32) + 2 * sizeof(u16)) * size_t(cap); }
     bool page_add(u64 page, u32 r);
     void page_remove(u64 page, u32 r);
 

@@ -276,6 +276,30 @@ TEST(Monitor, BinsVersusLinesBuckets) {
     }
 }
 
+// Bins of a range too big for 32-bit bin arithmetic ((size + 1) * N >= 2^32,
+// narrow_to_bin()'s 64-bit path) and of one just inside it: bin b holds the
+// offsets ceil(b * size / N) to ceil((b + 1) * size / N) - 1, so each bin's
+// first and last byte count there and nowhere else.
+TEST(Monitor, BinBoundsOfHugeAndLargeRanges) {
+    for (u64 size : {(3ull << 30) + 7, (4ull << 30) / 26}) {
+        const u64 n = 25, A = 0x100000000ull;
+        M t(config(1, 0, u32(n)));
+        RangeMonitor& m = t.m;
+        u32 a = m.add_structure(true);
+        ASSERT_TRUE(m.add_range(A, size, a));
+        for (u64 b = 0; b < n; ++b) {
+            u64 first = (b * size + n - 1) / n, end = ((b + 1) * size + n - 1) / n;
+            m.record(A + first, kRead, 1, 1);
+            m.record(A + end - 1, kRead, 1, 1);
+            if (b > 0) m.record(A + first - 1, kWrite, 0, 1);  // the bin before's last byte
+        }
+        for (u32 b = 0; b < n; ++b) {
+            EXPECT_EQ(m.bucket_served(a, b, 0, 1), 2u) << size << " bin " << b;
+            EXPECT_EQ(m.bucket_served(a, b, 1, 0), b + 1 < n ? 1u : 0u) << size << " bin " << b;
+        }
+    }
+}
+
 // Lines mode: the histogram grows with the largest block, and when a block
 // needs more than kMonitorMaxBuckets buckets the bucket doubles and adjacent
 // buckets fold.
