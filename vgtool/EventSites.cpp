@@ -27,8 +27,8 @@ u64 site_hash(u32 name_id, Addr where) { return ((u64)where * 0x9e3779b97f4a7c15
 void init() {
     if (g_init) return;
     g_init = true;
-    g_name_index.init();
-    g_site_index.init();
+    g_name_index.init(tool_allocator());
+    g_site_index.init(tool_allocator());
 }
 
 // Two names (or sites) may share a hash: the hash finds the usual one, a

@@ -1,10 +1,11 @@
-// A map from the preload's nonzero 64-bit ids (parallel regions, tasks) to
-// the tool's objects: open addressing with linear probing, grown at half
-// load. Lookups happen once per OpenMP event, never per memory access.
+// A map from nonzero 64-bit keys (the preload's parallel-region and task
+// ids, live heap block addresses) to the tool's objects: open addressing
+// with linear probing, grown at half load. Lookups happen once per OpenMP or
+// heap event, never per memory access.
 #ifndef OMPSIM_VGTOOL_IDMAP_H
 #define OMPSIM_VGTOOL_IDMAP_H
 
-#include "ValgrindApi.h"
+#include "Types.h"
 
 namespace ompsim {
 
@@ -15,8 +16,12 @@ struct IdMap {
     };
     Entry* table;
     u64 cap, used;
+    Allocator mem;
 
-    void init() {
+    // No libc and no Valgrind here (a hosted unit test drives it too): the
+    // table comes from `a`, which the tool makes tool_allocator().
+    void init(const Allocator& a) {
+        mem = a;
         cap = 1024;
         used = 0;
         table = alloc(cap);
@@ -41,11 +46,33 @@ struct IdMap {
         }
     }
 
+    // Backward-shift deletion: the entries after the hole that may live in
+    // it move up, so lookups never need tombstones.
+    void erase(u64 key) {
+        if (!key) return;
+        u64 mask = cap - 1, i = hash(key) & mask;
+        for (;; i = (i + 1) & mask) {
+            if (!table[i].key) return;
+            if (table[i].key == key) break;
+        }
+        for (u64 j = (i + 1) & mask; table[j].key; j = (j + 1) & mask) {
+            u64 home = hash(table[j].key) & mask;
+            // table[j] may fill the hole at i unless its home lies in (i, j].
+            bool stays = i < j ? (home > i && home <= j) : (home > i || home <= j);
+            if (stays) continue;
+            table[i] = table[j];
+            i = j;
+        }
+        table[i].key = 0;
+        table[i].value = nullptr;
+        --used;
+    }
+
 private:
     static u64 hash(u64 k) { return (k * 0x9E3779B97F4A7C15ull) >> 17; }
-    static Entry* alloc(u64 n) {
-        Entry* t = static_cast<Entry*>(VG_(malloc)("ompsim.idmap", n * sizeof(Entry)));
-        VG_(memset)(t, 0, n * sizeof(Entry));
+    Entry* alloc(u64 n) const {
+        Entry* t = static_cast<Entry*>(mem.alloc(mem.ctx, n * sizeof(Entry)));
+        for (u64 i = 0; i < n; ++i) t[i] = Entry{0, nullptr};
         return t;
     }
     void grow() {
@@ -56,7 +83,7 @@ private:
         table = alloc(cap);
         for (u64 i = 0; i < old_cap; ++i)
             if (old[i].key) put(old[i].key, old[i].value);
-        VG_(free)(old);
+        mem.release(mem.ctx, old);
     }
 };
 

@@ -310,8 +310,8 @@ void init(const Options& o) {
     // default), final once the options are read.
     g_nthreads = VG_N_THREADS;
     g_threads = zalloc<ThreadRec>(g_nthreads);
-    g_teams.init();
-    g_tasks.init();
+    g_teams.init(tool_allocator());
+    g_tasks.init(tool_allocator());
     g_running = 1;
 }
 
