@@ -494,24 +494,29 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
         u32* h = static_cast<u32*>(mem(page_heap_bytes(cap)));
         if (!h) return false;
         copy_bytes(h, page_ids(p), sizeof(u32) * p.count);
-        copy_bytes(h + cap, page_offs(p), sizeof(u16) * p.count);
-        copy_bytes(reinterpret_cast<u16*>(h + cap) + cap, page_ends(p), sizeof(u16) * p.count);
+        copy_bytes(h + cap, page_sids(p), sizeof(u32) * p.count);
+        copy_bytes(h + 2 * cap, page_offs(p), sizeof(u16) * p.count);
+        copy_bytes(reinterpret_cast<u16*>(h + 2 * cap) + cap, page_ends(p), sizeof(u16) * p.count);
         if (p.cap) unmem(p.heap);
         p.heap = h;
         p.cap = cap;
     }
     u32* ids = page_ids(p);
+    u32* sids = page_sids(p);
     u16* offs = page_offs(p);
     u16* ends = page_ends(p);
     u64 lo = ranges_[r].lo, hi = ranges_[r].hi, base = page << kPageBits;
     u32 pos = p.count;
     while (pos > 0 && ranges_[ids[pos - 1]].lo > lo) {
         ids[pos] = ids[pos - 1];
+        sids[pos] = sids[pos - 1];
         offs[pos] = offs[pos - 1];
         ends[pos] = ends[pos - 1];
         --pos;
     }
+    bool crosses = lo < base || hi - base > kPageMask + 1;
     ids[pos] = r;
+    sids[pos] = ranges_[r].sid | (crosses ? mon::kCrossesPage : 0);
     offs[pos] = u16(lo > base ? lo - base : 0);
     ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
     ++p.count;
@@ -525,6 +530,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     if (slot == kNone) return;
     Page& p = pages_[slot];
     u32* ids = page_ids(p);
+    u32* sids = page_sids(p);
     u16* offs = page_offs(p);
     u16* ends = page_ends(p);
     u32 pos = 0;
@@ -532,6 +538,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     if (pos == p.count) return;
     for (u32 i = pos + 1; i < p.count; ++i) {
         ids[i - 1] = ids[i];
+        sids[i - 1] = sids[i];
         offs[i - 1] = offs[i];
         ends[i - 1] = ends[i];
     }
@@ -543,6 +550,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     }
     if (p.cap && p.count <= kInline) {
         copy_bytes(p.inl, ids, sizeof(u32) * p.count);
+        copy_bytes(p.inl_sid, sids, sizeof(u32) * p.count);
         copy_bytes(p.inl_off, offs, sizeof(u16) * p.count);
         copy_bytes(p.inl_end, ends, sizeof(u16) * p.count);
         unmem(p.heap);
@@ -909,6 +917,10 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     bool wide_ok = false;             // addr is in a segment free of small ranges
     u32 best = kNone;
     u64 best_prio = 0;
+    // A winner inside one page, known from the page alone: its structure
+    // and bounds (best stays kNone).
+    u32 page_sid = kNone;
+    u64 page_lo = 0, page_hi = 0;
     if (nsegs_) {
         u32 lo = 0, hi = nsegs_;  // first segment with seg.lo > addr
         while (lo < hi) {
@@ -953,9 +965,17 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             if (lo > 0) {
                 if (off < ends[lo - 1]) {
                     // A segment's range is the only rival (best_prio is 0
-                    // without one), and the only reason to read this one.
-                    u32 r = ids[lo - 1];
-                    if (best == kNone || ranges_[r].prio > best_prio) best = r;
+                    // without one) and a range leaving the page has bounds
+                    // the page lacks: only then is the range itself read.
+                    u32 sid = page_sids(p)[lo - 1];
+                    if (best == kNone && !(sid & mon::kCrossesPage)) {
+                        page_sid = sid;
+                        page_lo = base + starts[lo - 1];
+                        page_hi = base + ends[lo - 1];
+                    } else {
+                        u32 r = ids[lo - 1];
+                        if (best == kNone || ranges_[r].prio > best_prio) best = r;
+                    }
                     ilo = max64(ilo, base + starts[lo - 1]);
                     ilast = min64(ilast, base + ends[lo - 1] - 1);
                 } else {
@@ -984,22 +1004,29 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     e.bucket = nullptr;
     e.hist = nullptr;
     e.shift = 0;
-    if (best != kNone) {
-        const Range& g = ranges_[best];
-        ilo = max64(ilo, g.lo);
-        ilast = min64(ilast, g.hi - 1);
-        Structure& s = structs_[g.sid];
+    if (best != kNone || page_sid != kNone) {
+        u32 sid = page_sid;
+        u64 glo = page_lo, ghi = page_hi;
+        if (best != kNone) {
+            const Range& g = ranges_[best];
+            sid = g.sid;
+            glo = g.lo;
+            ghi = g.hi;
+        }
+        ilo = max64(ilo, glo);
+        ilast = min64(ilast, ghi - 1);
+        Structure& s = structs_[sid];
         if (s.counted) {
             e.s = &s;
             e.row = row_for(s, thread);
-            e.base = g.lo;
+            e.base = glo;
             if (s.hist && s.bins) {
                 e.lo = ilo;
                 e.len = ilast - ilo + 1;
                 if (range_size) {
-                    *range_size = g.hi - g.lo;
+                    *range_size = ghi - glo;
                 } else {
-                    narrow_to_bin(e, addr, g.hi - g.lo);
+                    narrow_to_bin(e, addr, ghi - glo);
                 }
                 return;
             }

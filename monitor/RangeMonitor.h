@@ -147,18 +147,23 @@ struct Range {
 // mispredicted branch per step) was 55 % of resolve(), which was 40 % of the
 // run with the monitor. With the starts alone, the neighbours' bounds still
 // cost two host misses in the ranges per resolve, 42 % of it; the ends leave
-// one, the winner's.
-constexpr u32 kInline = 4;
+// one, the winner's, and the structure beside each id (kCrossesPage when the
+// range leaves the page, so that its bounds are not all here) removes that
+// one too for the blocks inside one page.
+constexpr u32 kInline = 3;  // 64-byte Page
+constexpr u32 kCrossesPage = 1u << 31;
 struct Page {
     u64 page;    // page number; kEmptyPage when the slot is free
-    u32* heap;   // cap ids, then cap u16 start offsets, then cap u16 end offsets
+    u32* heap;   // cap ids, cap structures, cap u16 start offsets, cap u16 end offsets
     u32 count;
     u32 cap;     // heap capacity; 0 = ids are inline
     u32 inl[kInline];
+    u32 inl_sid[kInline];
     u16 inl_off[kInline];
     u16 inl_end[kInline];
     u32 overlap; // some ranges of the list overlap each other
 };
+static_assert(sizeof(Page) == 64, "one host cache line per page slot");
 
 // Disjoint segments of the big ranges, each with the range that wins there.
 struct Seg {
@@ -325,15 +330,15 @@ private:
     void page_erase(u32 slot);
     u32* page_ids(mon::Page& p) { return p.cap ? p.heap : p.inl; }
     const u32* page_ids(const mon::Page& p) const { return p.cap ? p.heap : p.inl; }
-    static u16* page_offs(mon::Page& p) { return p.cap ? reinterpret_cast<u16*>(p.heap + p.cap) : p.inl_off; }
+    static u32* page_sids(mon::Page& p) { return p.cap ? p.heap + p.cap : p.inl_sid; }
+    static const u32* page_sids(const mon::Page& p) { return p.cap ? p.heap + p.cap : p.inl_sid; }
+    static u16* page_offs(mon::Page& p) { return p.cap ? reinterpret_cast<u16*>(p.heap + 2 * p.cap) : p.inl_off; }
     static const u16* page_offs(const mon::Page& p) {
-        return p.cap ? reinterpret_cast<const u16*>(p.heap + p.cap) : p.inl_off;
+        return p.cap ? reinterpret_cast<const u16*>(p.heap + 2 * p.cap) : p.inl_off;
     }
-    static u16* page_ends(mon::Page& p) { return p.cap ? reinterpret_cast<u16*>(p.heap + p.cap) + p.cap : p.inl_end; }
-    static const u16* page_ends(const mon::Page& p) {
-        return p.cap ? reinterpret_cast<const u16*>(p.heap + p.cap) + p.cap : p.inl_end;
-    }
-    static size_t page_heap_bytes(u32 cap) { return (sizeof(u32) + 2 * sizeof(u16)) * size_t(cap); }
+    static u16* page_ends(mon::Page& p) { return p.cap ? page_offs(p) + p.cap : p.inl_end; }
+    static const u16* page_ends(const mon::Page& p) { return p.cap ? page_offs(p) + p.cap : p.inl_end; }
+    static size_t page_heap_bytes(u32 cap) { return (2 * sizeof(u32) + 2 * sizeof(u16)) * size_t(cap); }
     bool page_add(u64 page, u32 r);
     void page_remove(u64 page, u32 r);
 
