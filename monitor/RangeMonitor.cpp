@@ -53,6 +53,13 @@ void copy_bytes(void* d, const void* s, size_t n) {
     for (size_t i = 0; i < n; ++i) a[i] = b[i];
 }
 
+void copy_lists(const mon::PageLists& to, const mon::PageLists& from, u32 n) {
+    copy_bytes(to.ids, from.ids, sizeof(u32) * n);
+    copy_bytes(to.sids, from.sids, sizeof(u32) * n);
+    copy_bytes(to.starts, from.starts, sizeof(u16) * n);
+    copy_bytes(to.ends, from.ends, sizeof(u16) * n);
+}
+
 // The last-hit cache's short lists, most recent first: entry w moves to
 // the front; x goes in front and the last falls off.
 template <typename T>
@@ -493,35 +500,23 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
         u32 cap = p.cap ? 2 * p.cap : 2 * kInline;
         u32* h = static_cast<u32*>(mem(page_heap_bytes(cap)));
         if (!h) return false;
-        copy_bytes(h, page_ids(p), sizeof(u32) * p.count);
-        copy_bytes(h + cap, page_sids(p), sizeof(u32) * p.count);
-        copy_bytes(h + 2 * cap, page_offs(p), sizeof(u16) * p.count);
-        copy_bytes(reinterpret_cast<u16*>(h + 2 * cap) + cap, page_ends(p), sizeof(u16) * p.count);
+        copy_lists(lists_in(h, cap), page_lists(p), p.count);
         if (p.cap) unmem(p.heap);
         p.heap = h;
         p.cap = cap;
     }
-    u32* ids = page_ids(p);
-    u32* sids = page_sids(p);
-    u16* offs = page_offs(p);
-    u16* ends = page_ends(p);
+    mon::PageLists l = page_lists(p);
     u64 lo = ranges_[r].lo, hi = ranges_[r].hi, base = page << kPageBits;
     u32 pos = p.count;
-    while (pos > 0 && ranges_[ids[pos - 1]].lo > lo) {
-        ids[pos] = ids[pos - 1];
-        sids[pos] = sids[pos - 1];
-        offs[pos] = offs[pos - 1];
-        ends[pos] = ends[pos - 1];
-        --pos;
-    }
+    for (; pos > 0 && ranges_[l.ids[pos - 1]].lo > lo; --pos) l.move(pos, pos - 1);
     bool crosses = lo < base || hi - base > kPageMask + 1;
-    ids[pos] = r;
-    sids[pos] = ranges_[r].sid | (crosses ? mon::kCrossesPage : 0);
-    offs[pos] = u16(lo > base ? lo - base : 0);
-    ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
+    l.ids[pos] = r;
+    l.sids[pos] = ranges_[r].sid | (crosses ? mon::kCrossesPage : 0);
+    l.starts[pos] = u16(lo > base ? lo - base : 0);
+    l.ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
     ++p.count;
-    if (pos > 0 && ranges_[ids[pos - 1]].hi > lo) p.overlap = 1;
-    if (pos + 1 < p.count && ranges_[r].hi > ranges_[ids[pos + 1]].lo) p.overlap = 1;
+    if (pos > 0 && ranges_[l.ids[pos - 1]].hi > lo) p.overlap = 1;
+    if (pos + 1 < p.count && hi > ranges_[l.ids[pos + 1]].lo) p.overlap = 1;
     return true;
 }
 
@@ -529,19 +524,11 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     u32 slot = page_find(page);
     if (slot == kNone) return;
     Page& p = pages_[slot];
-    u32* ids = page_ids(p);
-    u32* sids = page_sids(p);
-    u16* offs = page_offs(p);
-    u16* ends = page_ends(p);
+    mon::PageLists l = page_lists(p);
     u32 pos = 0;
-    while (pos < p.count && ids[pos] != r) ++pos;
+    while (pos < p.count && l.ids[pos] != r) ++pos;
     if (pos == p.count) return;
-    for (u32 i = pos + 1; i < p.count; ++i) {
-        ids[i - 1] = ids[i];
-        sids[i - 1] = sids[i];
-        offs[i - 1] = offs[i];
-        ends[i - 1] = ends[i];
-    }
+    for (u32 i = pos + 1; i < p.count; ++i) l.move(i - 1, i);
     --p.count;
     if (p.count == 0) {
         if (p.cap) unmem(p.heap);
@@ -549,19 +536,17 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
         return;
     }
     if (p.cap && p.count <= kInline) {
-        copy_bytes(p.inl, ids, sizeof(u32) * p.count);
-        copy_bytes(p.inl_sid, sids, sizeof(u32) * p.count);
-        copy_bytes(p.inl_off, offs, sizeof(u16) * p.count);
-        copy_bytes(p.inl_end, ends, sizeof(u16) * p.count);
-        unmem(p.heap);
+        u32* heap = p.heap;
+        p.cap = 0;  // page_lists(p) is now the inline lists
+        copy_lists(page_lists(p), l, p.count);
+        unmem(heap);
         p.heap = nullptr;
-        p.cap = 0;
-        ids = p.inl;
+        l = page_lists(p);
     }
     if (p.overlap) {
         p.overlap = 0;
         for (u32 i = 1; i < p.count; ++i)
-            if (ranges_[ids[i - 1]].hi > ranges_[ids[i]].lo) p.overlap = 1;
+            if (ranges_[l.ids[i - 1]].hi > ranges_[l.ids[i]].lo) p.overlap = 1;
     }
 }
 
@@ -823,7 +808,7 @@ u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
     u32 slot = page_find(lo >> kPageBits);
     if (slot != kNone) {
         const Page& p = pages_[slot];
-        const u32* ids = page_ids(p);
+        const u32* ids = page_lists(p).ids;
         for (u32 i = 0; i < p.count; ++i) take(ids[i]);
     }
     for (u32 i = 0; i < nbig_; ++i) take(big_[i]);
@@ -846,7 +831,7 @@ u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
         ++n;
     };
     auto take_page = [&](const Page& p) {
-        const u32* ids = page_ids(p);
+        const u32* ids = page_lists(p).ids;
         for (u32 i = 0; i < p.count; ++i) take(ids[i]);
     };
     u64 first_pg = lo >> kPageBits, last_pg = last >> kPageBits;
@@ -915,12 +900,15 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     u64 ilast = ilo + kPageMask;
     u64 gfirst = 0, glast = ~u64(0);  // the segment or gap around addr
     bool wide_ok = false;             // addr is in a segment free of small ranges
-    u32 best = kNone;
-    u64 best_prio = 0;
-    // A winner inside one page, known from the page alone: its structure
-    // and bounds (best stays kNone).
-    u32 page_sid = kNone;
-    u64 page_lo = 0, page_hi = 0;
+    // The winner so far: its structure (kNone: none), bounds and priority.
+    u32 win = kNone;
+    u64 win_lo = 0, win_hi = 0, win_prio = 0;
+    auto take = [&](const Range& g) {
+        win = g.sid;
+        win_lo = g.lo;
+        win_hi = g.hi;
+        win_prio = g.prio;
+    };
     if (nsegs_) {
         u32 lo = 0, hi = nsegs_;  // first segment with seg.lo > addr
         while (lo < hi) {
@@ -931,8 +919,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
         if (lo > 0) {
             const Seg& s = segs_[lo - 1];
             if (addr < s.hi) {
-                best = s.range;
-                best_prio = ranges_[best].prio;
+                take(ranges_[s.range]);
                 gfirst = s.lo;
                 glast = min64(glast, s.hi - 1);
                 wide_ok = !s.small;
@@ -952,29 +939,31 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     }
     if (slot != kNone) {
         const Page& p = pages_[slot];
-        const u32* ids = page_ids(p);
+        const mon::PageLists l = page_lists(p);
+        const u32* ids = l.ids;
         if (!p.overlap) {
             // The page's offsets give the bounds (clamped to the page, as the
             // interval is); only a winner's range is read.
-            const u16* starts = page_offs(p);
-            const u16* ends = page_ends(p);
+            const u16* starts = l.starts;
+            const u16* ends = l.ends;
             u64 base = addr & ~kPageMask;
             u32 off = u32(addr & kPageMask);
             u32 lo = upper_bound(starts, p.count, u16(off));  // first range with lo > addr
             if (lo < p.count) ilast = min64(ilast, base + starts[lo] - 1);
             if (lo > 0) {
                 if (off < ends[lo - 1]) {
-                    // A segment's range is the only rival (best_prio is 0
-                    // without one) and a range leaving the page has bounds
-                    // the page lacks: only then is the range itself read.
-                    u32 sid = page_sids(p)[lo - 1];
-                    if (best == kNone && !(sid & mon::kCrossesPage)) {
-                        page_sid = sid;
-                        page_lo = base + starts[lo - 1];
-                        page_hi = base + ends[lo - 1];
+                    // A segment's range is the only rival, and a range
+                    // leaving the page has bounds the page lacks: only then
+                    // is the range itself read (its priority is then not
+                    // needed again).
+                    u32 sid = l.sids[lo - 1];
+                    if (win == kNone && !(sid & mon::kCrossesPage)) {
+                        win = sid;
+                        win_lo = base + starts[lo - 1];
+                        win_hi = base + ends[lo - 1];
                     } else {
-                        u32 r = ids[lo - 1];
-                        if (best == kNone || ranges_[r].prio > best_prio) best = r;
+                        const Range& g = ranges_[ids[lo - 1]];
+                        if (win == kNone || g.prio > win_prio) take(g);
                     }
                     ilo = max64(ilo, base + starts[lo - 1]);
                     ilast = min64(ilast, base + ends[lo - 1] - 1);
@@ -986,10 +975,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             for (u32 i = 0; i < p.count; ++i) {
                 const Range& g = ranges_[ids[i]];
                 if (g.lo <= addr && addr < g.hi) {
-                    if (g.prio > best_prio) {
-                        best = ids[i];
-                        best_prio = g.prio;
-                    }
+                    if (g.prio > win_prio) take(g);
                 } else if (g.hi <= addr) {
                     ilo = max64(ilo, g.hi);
                 } else {
@@ -1004,29 +990,21 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     e.bucket = nullptr;
     e.hist = nullptr;
     e.shift = 0;
-    if (best != kNone || page_sid != kNone) {
-        u32 sid = page_sid;
-        u64 glo = page_lo, ghi = page_hi;
-        if (best != kNone) {
-            const Range& g = ranges_[best];
-            sid = g.sid;
-            glo = g.lo;
-            ghi = g.hi;
-        }
-        ilo = max64(ilo, glo);
-        ilast = min64(ilast, ghi - 1);
-        Structure& s = structs_[sid];
+    if (win != kNone) {
+        ilo = max64(ilo, win_lo);
+        ilast = min64(ilast, win_hi - 1);
+        Structure& s = structs_[win];
         if (s.counted) {
             e.s = &s;
             e.row = row_for(s, thread);
-            e.base = glo;
+            e.base = win_lo;
             if (s.hist && s.bins) {
                 e.lo = ilo;
                 e.len = ilast - ilo + 1;
                 if (range_size) {
-                    *range_size = ghi - glo;
+                    *range_size = win_hi - win_lo;
                 } else {
-                    narrow_to_bin(e, addr, ghi - glo);
+                    narrow_to_bin(e, addr, win_hi - win_lo);
                 }
                 return;
             }
@@ -1045,22 +1023,26 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
 // `range_size` bytes long) down to addr's bin, whose counters it then
 // points at: bin b = off * N / size holds the offsets from
 // ceil(b * size / N) to ceil((b + 1) * size / N) - 1.
+namespace {
+// The bin of offset `off` in a range of `size` bytes cut into n, and the
+// bin's offsets [*first, *end), in the width T.
+template <class T>
+u64 bin_bounds(T off, T n, T size, u64* first, u64* end) {
+    T b = off * n / size;
+    *first = (b * size + n - 1) / n;
+    *end = ((b + 1) * size + n - 1) / n;
+    return b;
+}
+}  // namespace
+
 void RangeMonitor::narrow_to_bin(CacheEntry& e, u64 addr, u64 range_size) const {
-    u64 n = e.s->bins, size = range_size;
-    u64 off = addr - e.base, b, first, end;  // the bin's offsets are [first, end)
+    u64 n = e.s->bins, size = range_size, off = addr - e.base, first, end;
     // In 32 bits whenever every product fits (ranges up to 4 GiB / (N + 1)):
     // the three 64-bit divisions were 5 % of containers with 25 bins, where a
     // 48-byte node's bin changes on almost every access.
-    if ((size >> 32) == 0 && ((size + 1) * n >> 32) == 0) {
-        u32 n32 = u32(n), size32 = u32(size);
-        b = u32(off) * n32 / size32;
-        first = (u32(b) * size32 + n32 - 1) / n32;
-        end = ((u32(b) + 1) * size32 + n32 - 1) / n32;
-    } else {
-        b = off * n / size;
-        first = (b * size + n - 1) / n;
-        end = ((b + 1) * size + n - 1) / n;
-    }
+    u64 b = (size >> 32) == 0 && ((size + 1) * n >> 32) == 0
+                ? bin_bounds<u32>(u32(off), u32(n), u32(size), &first, &end)
+                : bin_bounds<u64>(off, n, size, &first, &end);
     u64 ilo = max64(e.lo, e.base + first);
     u64 ilast = min64(e.lo + e.len - 1, e.base + end - 1);
     e.lo = ilo;

@@ -154,7 +154,7 @@ constexpr u32 kInline = 3;  // 64-byte Page
 constexpr u32 kCrossesPage = 1u << 31;
 struct Page {
     u64 page;    // page number; kEmptyPage when the slot is free
-    u32* heap;   // cap ids, cap structures, cap u16 start offsets, cap u16 end offsets
+    u32* heap;   // PageLists of capacity cap (RangeMonitor::lists_in)
     u32 count;
     u32 cap;     // heap capacity; 0 = ids are inline
     u32 inl[kInline];
@@ -164,6 +164,21 @@ struct Page {
     u32 overlap; // some ranges of the list overlap each other
 };
 static_assert(sizeof(Page) == 64, "one host cache line per page slot");
+
+// A page's four parallel lists, inline or in its heap block: every change
+// moves an entry in all four.
+struct PageLists {
+    u32* ids;
+    u32* sids;    // structure | kCrossesPage
+    u16* starts;
+    u16* ends;
+    void move(u32 to, u32 from) {
+        ids[to] = ids[from];
+        sids[to] = sids[from];
+        starts[to] = starts[from];
+        ends[to] = ends[from];
+    }
+};
 
 // Disjoint segments of the big ranges, each with the range that wins there.
 struct Seg {
@@ -328,17 +343,17 @@ private:
     u32 page_insert(u64 page);
     bool page_rehash(u32 bits);
     void page_erase(u32 slot);
-    u32* page_ids(mon::Page& p) { return p.cap ? p.heap : p.inl; }
-    const u32* page_ids(const mon::Page& p) const { return p.cap ? p.heap : p.inl; }
-    static u32* page_sids(mon::Page& p) { return p.cap ? p.heap + p.cap : p.inl_sid; }
-    static const u32* page_sids(const mon::Page& p) { return p.cap ? p.heap + p.cap : p.inl_sid; }
-    static u16* page_offs(mon::Page& p) { return p.cap ? reinterpret_cast<u16*>(p.heap + 2 * p.cap) : p.inl_off; }
-    static const u16* page_offs(const mon::Page& p) {
-        return p.cap ? reinterpret_cast<const u16*>(p.heap + 2 * p.cap) : p.inl_off;
+    // The heap block's layout: cap ids, cap structures, cap starts, cap ends.
+    static mon::PageLists lists_in(u32* heap, u32 cap) {
+        u16* starts = reinterpret_cast<u16*>(heap + 2 * size_t(cap));
+        return mon::PageLists{heap, heap + cap, starts, starts + cap};
     }
-    static u16* page_ends(mon::Page& p) { return p.cap ? page_offs(p) + p.cap : p.inl_end; }
-    static const u16* page_ends(const mon::Page& p) { return p.cap ? page_offs(p) + p.cap : p.inl_end; }
     static size_t page_heap_bytes(u32 cap) { return (2 * sizeof(u32) + 2 * sizeof(u16)) * size_t(cap); }
+    static mon::PageLists page_lists(mon::Page& p) {
+        return p.cap ? lists_in(p.heap, p.cap) : mon::PageLists{p.inl, p.inl_sid, p.inl_off, p.inl_end};
+    }
+    // Read-only uses (the lists are not changed through it).
+    static mon::PageLists page_lists(const mon::Page& p) { return page_lists(const_cast<mon::Page&>(p)); }
     bool page_add(u64 page, u32 r);
     void page_remove(u64 page, u32 r);
 

@@ -307,9 +307,7 @@ bool tracks_heap() { return g_auto; }
 
 void heap_free(Addr p) {
     if (!g_auto) return;
-    if (!g_blocks.get(p)) return;
-    g_blocks.erase(p);
-    g_mon.remove_range(p, kAutomaticRanges);
+    if (g_blocks.erase(p)) g_mon.remove_range(p, kAutomaticRanges);
 }
 
 void name_range(Addr p, SizeT n, const HChar* name) { add_user_range(p, n, name); }

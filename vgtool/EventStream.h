@@ -62,6 +62,10 @@ constexpr uptr kCertainFetch = uptr(1) << 62;
 constexpr unsigned kSizeShift = 48;
 constexpr uptr kSizeMask = 0x3fff;  // sizes below 16 KiB (instrument() checks)
 constexpr uptr kAddrMask = (uptr(1) << kSizeShift) - 1;
+// A data event's w1: the address, the size and the fetch flag.
+inline uptr data_word(uptr a, uptr size, uptr fetch_flag) {
+    return (a & kAddrMask) | (size << kSizeShift) | fetch_flag;
+}
 
 struct Ev {
     uptr w0;

@@ -47,12 +47,12 @@ struct IdMap {
     }
 
     // Backward-shift deletion: the entries after the hole that may live in
-    // it move up, so lookups never need tombstones.
-    void erase(u64 key) {
-        if (!key) return;
+    // it move up, so lookups never need tombstones. False if key was absent.
+    bool erase(u64 key) {
+        if (!key) return false;
         u64 mask = cap - 1, i = hash(key) & mask;
         for (;; i = (i + 1) & mask) {
-            if (!table[i].key) return;
+            if (!table[i].key) return false;
             if (table[i].key == key) break;
         }
         for (u64 j = (i + 1) & mask; table[j].key; j = (j + 1) & mask) {
@@ -66,6 +66,7 @@ struct IdMap {
         table[i].key = 0;
         table[i].value = nullptr;
         --used;
+        return true;
     }
 
 private:

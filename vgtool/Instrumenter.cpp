@@ -157,7 +157,7 @@ Int emit_data(State& s, const Event& d, uptr fetch_flag, Int next) {
     tl_assert((at & ~kInfoMask) == 0);
     uptr tag = d.kind == kEvRead ? kTagRead : d.kind == kEvWrite ? kTagWrite : kTagModify;
     uptr w0 = at | tag | uptr(k) << kRunShift;
-    uptr rest = uptr(d.size) << kSizeShift | fetch_flag;
+    uptr rest = data_word(0, uptr(d.size), fetch_flag);  // the address is added in IR
     append_inline(s, w0, d.ea, rest);
     return k;
 }

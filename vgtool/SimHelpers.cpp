@@ -396,9 +396,6 @@ inline void put(uptr w0, uptr w1) {
     if (__builtin_expect(p == stream::g_end, 0)) stream_chunk_filled();
 }
 inline uptr ii(InstrInfo* n, EvTag tag) { return reinterpret_cast<uptr>(n) | tag; }
-inline uptr data_word(Addr a, UWord size, uptr fetch_flag) {
-    return (a & kAddrMask) | (uptr(size) << kSizeShift) | fetch_flag;
-}
 
 VG_REGPARM(1) void st_ir1(InstrInfo* n) { put(ii(n, kTagFetch1), 0); }
 VG_REGPARM(2) void st_ir2(InstrInfo* n, InstrInfo* n2) { put(ii(n, kTagFetch2), reinterpret_cast<uptr>(n2)); }

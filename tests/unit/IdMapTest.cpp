@@ -46,8 +46,7 @@ TEST(IdMap, MatchesAReferenceMapUnderChurn) {
         for (int step = 0; step < 60000; ++step) {
             uint64_t k = keys[rng() % keys.size()];
             if (rng() % 3 == 0) {
-                m.erase(k);
-                ref.erase(k);
+                EXPECT_EQ(m.erase(k), ref.erase(k) == 1);
             } else {
                 uint64_t v = rng() | 1;
                 m.put(k, as_value(v));
@@ -57,7 +56,7 @@ TEST(IdMap, MatchesAReferenceMapUnderChurn) {
         }
         expect_same(m, ref, keys);
         EXPECT_GT(m.cap, 1024u);  // it grew past the initial table
-        for (uint64_t k : keys) m.erase(k);
+        for (uint64_t k : keys) EXPECT_EQ(m.erase(k), ref.erase(k) == 1);
         EXPECT_EQ(m.used, 0u);
         for (uint64_t i = 0; i < m.cap; ++i) EXPECT_EQ(m.table[i].key, 0u);
     }
@@ -69,8 +68,8 @@ TEST(IdMap, EraseOfAnAbsentKeyChangesNothing) {
     IdMap m;
     m.init(ta.get());
     m.put(0x1000, as_value(7));
-    m.erase(0x2000);
-    m.erase(0);
+    EXPECT_FALSE(m.erase(0x2000));
+    EXPECT_FALSE(m.erase(0));
     EXPECT_EQ(m.used, 1u);
     EXPECT_EQ(m.get(0x1000), as_value(7));
     EXPECT_EQ(m.get(0), nullptr);
