@@ -542,16 +542,15 @@ u32 CoherentMachine::miss_simple(AccessKind kind, u64 block) {
     return u32(k);
 }
 
-u32 CoherentMachine::miss_shifted(AccessKind kind, u64 block, u64* keys, u64 dropped) {
-    cur_ = &cores_[0];
-    CacheLevel& top = lvl(0, kind == kFetch);
-    top.stats.refs[kind]++;
-    top.stats.misses[kind]++;
-    int k = below_simple<false>(kind, block);
-    keys[0] = repl::make_key(block, kind == kWrite);
-    dropped_simple<false>(0, top, dropped);
-    return u32(k);
+u32 CoherentMachine::miss_lower_half(AccessKind kind, u64 block) {
+    // Written only when it changes: with the misses on another host thread,
+    // a store here at every miss took the host cache line of the fields the
+    // main thread reads at every access (simple_) to the other core.
+    if (cur_ != &cores_[0]) cur_ = &cores_[0];
+    return u32(below_simple<false>(kind, block));
 }
+
+void CoherentMachine::writeback_l1_victim(u64 block) { writeback_simple<false>(1, block); }
 
 // The levels below L1 of a short-path miss: the first that holds the
 // block moves it to the front, the ones above it fill from the lowest up.

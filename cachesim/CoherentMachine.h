@@ -179,7 +179,36 @@ public:
     // one as it compared them (a hit then needs no second pass), so that
     // `dropped` fell off the end and way 0 is free: the rest of
     // miss_simple(), with L1's fill half done. Returns the depth.
-    u32 miss_shifted(AccessKind kind, u64 block, u64* keys, u64 dropped);
+    // It is miss_l1_half(), then miss_lower_half() and, for a dirty victim,
+    // writeback_l1_victim(): the one-core helpers may run the last two on
+    // another host thread (vgtool/MissWorker.h), since on the short path
+    // L1 and the levels below it share no state.
+    u32 miss_shifted(AccessKind kind, u64 block, u64* keys, u64 dropped) {
+        u64 victim = miss_l1_half(kind, block, keys, dropped);
+        u32 k = miss_lower_half(kind, block);
+        if (victim != kNoVictim) writeback_l1_victim(victim);
+        return k;
+    }
+    static constexpr u64 kNoVictim = ~0ull;
+    // L1's half of such a miss: counts it, puts the block in way 0 and
+    // counts the victim's eviction. Returns the victim's block if it is
+    // dirty (to be written back), else kNoVictim. Touches core 0's L1 only.
+    u64 miss_l1_half(AccessKind kind, u64 block, u64* keys, u64 dropped) {
+        CacheLevel& top = (kind == kFetch && split_) ? cores_[0].i1 : cores_[0].lv[0];
+        top.stats.refs[kind]++;
+        top.stats.misses[kind]++;
+        keys[0] = repl::make_key(block, kind == kWrite);
+        if (dropped == repl::kInvalidKey) return kNoVictim;
+        top.stats.evictions++;
+        if (!repl::key_dirty(dropped)) return kNoVictim;
+        top.stats.writebacks++;
+        return repl::key_block(dropped);
+    }
+    // The levels below L1 of such a miss: returns the depth that served it.
+    // Touches no level-1 state.
+    u32 miss_lower_half(AccessKind kind, u64 block);
+    // L1's dirty victim `block` written back into the level below.
+    void writeback_l1_victim(u64 block);
     // The rest of an L1View user's access on the short path, after the
     // MRU way of an LRU set failed (a write: of a write-back view): ways 1
     // and up are compared while each moves down one place, so a hit is

@@ -2,6 +2,7 @@
 
 #include "EpapiService.h"
 #include "EventStream.h"
+#include "MissWorker.h"
 #include "OmpIntake.h"
 #include "WrapperCode.h"
 
@@ -359,6 +360,7 @@ void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
 
 void instrument_monitor_started() {
     if (!g_cfg.fast_helpers) return;
+    missworker::retire();  // the monitor needs each access's depth at once
     g_cfg.fast_helpers = false;
     g_cfg.helpers = sim::fast_helpers(true);
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");

@@ -2,6 +2,7 @@
 
 #include "DataStructures.h"
 #include "EventStream.h"
+#include "MissWorker.h"
 #include "Replay.h"
 
 namespace ompsim {
@@ -236,10 +237,28 @@ inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
 // is moved to the front here (what CoherentMachine::access_slow() does
 // first, without the two calls on the way there: stencil, whose three rows
 // share their sets, spent 28 % of its samples on that path); anything else
-// goes to the machine. Returns depth | flags.
-__attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc) {
+// goes to the machine. Returns depth | flags, but 0 for a miss handed to
+// the miss worker (MissWorker.h), which counts the depth in `served`.
+__attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc,
+                                        ULong* served) {
     if (l.lru && (kind != kWrite || l.write_back)) {
-        if (g_machine.simple_misses()) return g_machine.view_rest_shifting(l, kind, b);
+        if (g_machine.simple_misses()) {
+            if (missworker::g_async) {
+                u64* keys = mru_key(l, b);
+                u64 dropped = repl::kInvalidKey;
+                if (repl::order_find_shifting(keys, l.assoc, b, &dropped) >= 0) {
+                    if (kind == kWrite) keys[0] |= 1;
+                    l.refs[kind]++;
+                    return 0;
+                }
+                missworker::push(kind, b, g_machine.miss_l1_half(kind, b, keys, dropped), served);
+                return 0;
+            }
+            u32 r = g_machine.view_rest_shifting(l, kind, b);
+            if (r) missworker::count_sync_miss(r & kDepthMask);
+            return r;
+        }
+        missworker::sync();
         u64* keys = mru_key(l, b);
         for (u32 i = 1; i < l.assoc; ++i) {
             u64 k = keys[i];
@@ -254,6 +273,7 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
         // missed sets, up to three times each.
         return g_machine.access_demand(0, kind, b, ~0ull, pc);
     }
+    missworker::sync();
     return g_machine.access(0, kind, b, ~0ull, pc);
 }
 
@@ -263,13 +283,28 @@ inline void fast_fetch_line(LineCC* cc, u64 b, Addr pc) {
     if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
         g_fi.refs[kFetch]++;
     else
-        count(cc->ir_served, fast_rest(g_fi, kFetch, b, pc) & kDepthMask);
+        count(cc->ir_served, fast_rest(g_fi, kFetch, b, pc, cc->ir_served) & kDepthMask);
 }
 inline void fast_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
     cc->ir++;
     fast_fetch_line(cc, n->addr >> g_lb, n->addr);
 }
+// Lines first..last of a data access of kind K while the miss worker is
+// on (an LRU write-back D1, so every line may take fast_rest()).
+template <AccessKind K>
+__attribute__((noinline)) void fast_lines(ULong* served, u64 first, u64 last, Addr pc) {
+    for (u64 b = first; b <= last; ++b) {
+        u64* k = mru_key(g_fd, b);
+        if (repl::key_matches(*k, b)) {
+            if (K == kWrite) *k |= 1;
+            g_fd.refs[K]++;
+            continue;
+        }
+        count(served, fast_rest(g_fd, K, b, pc, served) & kDepthMask);
+    }
+}
+
 // One data access of kind K (kRead or kWrite). A write hit on the MRU way
 // only marks the line dirty when D1 is write-back (a write-through D1 goes
 // to the machine). Mon: the monitor records every reference at the depth
@@ -284,6 +319,14 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     accesses++;
     u64 b = a >> g_lb;
     if (__builtin_expect(((a + size - 1) >> g_lb) != b, 0)) {
+        // With the miss worker on, the machine's own entry (hier_lines)
+        // would need it idle first; each line takes the path of a
+        // single-line access instead (the same simulation on this
+        // configuration: CoherentSingleCore.ShiftingViewSearchMatchesAccess).
+        if (!Mon && missworker::g_async) {
+            fast_lines<K>(served, b, (a + size - 1) >> g_lb, n->addr);
+            return;
+        }
         hier_lines(K, served, a, size, n->addr);
         return;
     }
@@ -328,7 +371,7 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
             }
         }
     }
-    u32 r = fast_rest(g_fd, K, b, n->addr);
+    u32 r = fast_rest(g_fd, K, b, n->addr, served);
     count(served, r & kDepthMask);
     if (Mon) ds::record_flags(a, K, r);
 }
@@ -449,6 +492,10 @@ bool fast_helpers_ready() {
     g_fd_second = ok && g_fd.lru && g_fd.assoc > 1;
     g_fd_four = g_fd_second && g_fd.assoc >= 4;
     return ok;
+}
+
+bool fast_helpers_may_hand_misses() {
+    return g_machine.simple_misses() && g_fi.lru && g_fd.lru && g_fd.write_back;
 }
 
 HelperTable fast_helpers(bool monitor) {

@@ -82,6 +82,10 @@ HelperTable hierarchy_helpers();
 // qualify.
 bool fast_helpers_ready();
 HelperTable fast_helpers(bool monitor);
+// After fast_helpers_ready(): whether the fast helpers without the monitor
+// may hand L1 misses to the miss worker (MissWorker.h): the short miss
+// path, LRU L1s and a write-back D1.
+bool fast_helpers_may_hand_misses();
 // Streaming (EventStream.h): the helpers append events; the replay
 // simulates them (either model).
 HelperTable stream_helpers();

@@ -5,6 +5,7 @@
 #include "EventStream.h"
 #include "HostMachine.h"
 #include "MachineConfig.h"
+#include "MissWorker.h"
 #include "OmpEvents.h"
 #include "OmpIntake.h"
 #include "OptionValues.h"
@@ -54,6 +55,7 @@ replay::Options g_replay;       // --quantum, --cores
 ULong g_stream_buffer;          // --stream-buffer (bytes)
 bool g_stream_spill;            // --stream-spill
 bool g_simulate_wrappers;       // --simulate-wrappers
+missworker::Mode g_miss_thread; // --miss-thread
 u32 g_flow_components = flow::kDefaultComponents;  // --event-flow
 Long g_rank = -1;               // --rank, else from the MPI launcher's environment
 InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
@@ -106,6 +108,17 @@ Bool process_option(const HChar* arg) {
                     "expected a size from 1M to 32G (like 512M or 2G)", &g_stream_buffer))
         return True;
     if (yes_no_option(arg, "--stream-spill", &g_stream_spill)) return True;
+    if (const HChar* v = option_value(arg, "--miss-thread")) {
+        if (VG_(strcmp)(v, "auto") == 0)
+            g_miss_thread = missworker::Mode::Auto;
+        else if (VG_(strcmp)(v, "yes") == 0)
+            g_miss_thread = missworker::Mode::On;
+        else if (VG_(strcmp)(v, "no") == 0)
+            g_miss_thread = missworker::Mode::Off;
+        else
+            fatal_user_error("--miss-thread: expected auto, yes or no");
+        return True;
+    }
     if (yes_no_option(arg, "--simulate-wrappers", &g_simulate_wrappers)) return True;
     if (const HChar* v = option_value(arg, "--event-flow")) {
         g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
@@ -185,6 +198,8 @@ void print_usage() {
         "    --stream-buffer=SIZE      memory for buffered per-thread events [512M]\n"
         "    --stream-spill=yes|no     beyond --stream-buffer, keep events in a temporary file (yes),\n"
         "                              or replay out of the canonical order (no) [yes]\n"
+        "    --miss-thread=auto|yes|no simulate the levels below L1 of a one-thread run on a second\n"
+        "                              host thread: while most misses go past L2 (auto), always, never [auto]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
         "    --simulate-wrappers=yes|no simulate the preload library's allocation wrappers where\n"
         "                              they run (--monitor=yes, OpenMP programs) [no]\n"
@@ -280,6 +295,7 @@ void post_clo_init() {
     g_machine_name = builder_machine_name(g_builder);
 
     Allocator a = tool_allocator();
+    missworker::configure(g_miss_thread);
     sim::g_config = g_cfg;
     InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
@@ -330,6 +346,7 @@ void post_clo_init() {
         if (!sim::g_tlb_on && !g_ds.classify && !g_ds.reuse && sim::fast_helpers_ready()) {
             ic.helpers = sim::fast_helpers(g_ds.enabled);
             ic.fast_helpers = !g_ds.enabled;
+            missworker::set_eligible(!g_ds.enabled && sim::fast_helpers_may_hand_misses());
         }
     }
     instrument_init(ic);
@@ -364,7 +381,12 @@ void post_clo_init() {
 // fork(): the child continues with the parent's state and writes its own
 // outputs at its exit, under names with its own pid. A name without %p is
 // the parent's: the child leaves it alone (OutputFiles.h).
+// fork() copies the calling thread only: the miss worker has finished
+// everything before it (before_fork) and is not in the child.
+void before_fork(ThreadId) { missworker::sync(); }
+
 void forked_child(ThreadId) {
+    missworker::forked_child();
     outfiles::forked();
     if (!g_ospg_log_path) return;
     if (!outfiles::has_pid(g_ospg_log) && !g_output_overwrite) {
@@ -397,6 +419,7 @@ void set_collecting(bool on) {
 // Core 0 takes over what the initial thread did so far.
 void start_streaming() {
     if (!omp::start_streaming()) return;
+    missworker::retire();  // the replay drives every level from now on
     coresim::adopt_serial_part();
     if (!g_cfg.cachegrind) ds::enable_coherence_columns();
     g_ic.helpers = sim::stream_helpers();
@@ -451,6 +474,7 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
         *ret = ds::tracks_heap() ? 1 : 0;
         return True;
     }
+    missworker::sync();
     if (args[0] != OMPSIM_USERREQ_OMP_EVENT) replay::advance();
     switch (args[0]) {
         case OMPSIM_USERREQ_START_COLLECTION:
@@ -568,6 +592,9 @@ void pre_thread_create(ThreadId parent, ThreadId child) {
 void pre_thread_exit(ThreadId tid) { omp::thread_exiting(tid); }
 
 void fini(Int /*exitcode*/) {
+    missworker::retire();
+    if (VG_(clo_verbosity) > 1)
+        VG_(dmsg)("miss thread: %llu L1 misses and dirty victims handed over\n", (ULong)missworker::pushed());
     omp::close_all();
     replay::finish();
     if (stream::spilled_chunks() && VG_(clo_verbosity) > 0)
@@ -619,7 +646,7 @@ void pre_clo_init() {
     VG_(track_start_client_code)(start_client_code);
     VG_(track_pre_thread_ll_create)(pre_thread_create);
     VG_(track_pre_thread_ll_exit)(pre_thread_exit);
-    VG_(atfork)(nullptr, nullptr, forked_child);
+    VG_(atfork)(before_fork, nullptr, forked_child);
     VG_(track_pre_deliver_signal)(pre_deliver_signal);
 
     builder_reset(g_builder);
@@ -646,6 +673,7 @@ void pre_clo_init() {
     g_stream_buffer = 512ull << 20;
     g_stream_spill = true;
     g_simulate_wrappers = false;
+    g_miss_thread = missworker::Mode::Auto;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <set>
 #include <sstream>
 #include <string>
@@ -806,6 +807,29 @@ void expect_same_state(CoherentMachine& a, CoherentMachine& b, const HierarchyCo
     EXPECT_GT(a.stats(0, 1, false).refs[kWriteback], 0u);
 }
 
+// Two one-core desktop-shaped machines, a realistic_trace() and the first
+// machine's L1 views as the one-core helpers take them (an LRU, write-back
+// D1 on the short miss path): set_up() fills them.
+struct OneCoreViews {
+    HierarchyConfig c = desktop_shape();
+    CoherentMachine view, plain;
+    Trace t;
+    CoherentMachine::L1View vi, vd;
+    void set_up(u64 seed) {
+        Rng r(seed);
+        ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
+        t = realistic_trace(r, false);
+        ASSERT_TRUE(view.simple_misses());
+        ASSERT_TRUE(view.l1_view(true, &vi));
+        ASSERT_TRUE(view.l1_view(false, &vd));
+        ASSERT_TRUE(vd.lru && vd.write_back);
+    }
+    ~OneCoreViews() {
+        view.destroy();
+        plain.destroy();
+    }
+};
+
 }  // namespace
 
 // The short path and the general one give the same counters, contents and
@@ -831,31 +855,23 @@ TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
 // compares them and hands a miss to miss_shifted()) leaves the same
 // counters, contents and results as access(), reference by reference.
 TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
-    Rng r(23);
-    HierarchyConfig c = desktop_shape();
-    CoherentMachine view, plain;
-    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
-    Trace t = realistic_trace(r, false);
-    ASSERT_EQ(view.access(0, t[0].kind, t[0].block, kAllBytes), plain.access(0, t[0].kind, t[0].block, kAllBytes));
-    CoherentMachine::L1View vi, vd;
-    ASSERT_TRUE(view.simple_misses());
-    ASSERT_TRUE(view.l1_view(true, &vi));
-    ASSERT_TRUE(view.l1_view(false, &vd));
-    ASSERT_TRUE(vd.lru && vd.write_back);
+    OneCoreViews v;
+    ASSERT_NO_FATAL_FAILURE(v.set_up(23));
+    ASSERT_EQ(v.view.access(0, v.t[0].kind, v.t[0].block, kAllBytes), v.plain.access(0, v.t[0].kind, v.t[0].block, kAllBytes));
     u64 shifted_hits = 0;
-    for (size_t i = 1; i < t.size(); ++i) {
-        const CoherentMachine::L1View& l = t[i].kind == kFetch ? vi : vd;
-        u64* k = l.keys + (t[i].block & l.set_mask) * l.assoc;
+    for (size_t i = 1; i < v.t.size(); ++i) {
+        const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
+        u64* k = l.keys + (v.t[i].block & l.set_mask) * l.assoc;
         u32 got;
-        if (repl::key_matches(*k, t[i].block)) {
-            if (t[i].kind == kWrite) *k |= 1;
-            l.refs[t[i].kind]++;
+        if (repl::key_matches(*k, v.t[i].block)) {
+            if (v.t[i].kind == kWrite) *k |= 1;
+            l.refs[v.t[i].kind]++;
             got = 0;
         } else {
-            got = view.view_rest_shifting(l, t[i].kind, t[i].block);
+            got = v.view.view_rest_shifting(l, v.t[i].kind, v.t[i].block);
             shifted_hits += got == 0;
         }
-        ASSERT_EQ(got, plain.access(0, t[i].kind, t[i].block, kAllBytes)) << i;
+        ASSERT_EQ(got, v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes)) << i;
     }
     // Hits off the MRU way, the path under test: an LRU model of these
     // 16 x 12 D1 and 16 x 8 I1 sets over traces of realistic_trace()'s mix
@@ -863,9 +879,57 @@ TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
     // 1,700 to 1,800 of them in 20,000 references, nearly all in the
     // 300-line hot set; 1,000 is the floor.
     EXPECT_GT(shifted_hits, 1000u);
-    expect_same_state(view, plain, c, t);
-    view.destroy();
-    plain.destroy();
+    expect_same_state(v.view, v.plain, v.c, v.t);
+}
+
+// What the miss worker (vgtool/MissWorker.h) relies on: on the short path,
+// L1's half of a miss and the levels below it share no state, so the lower
+// halves (and L1's dirty victims' write-backs) may run any number of misses
+// later, in order, while L1 goes on. Here they lag by 0 to 300 misses
+// (changing as the trace goes, and flushed at the end): every miss's depth,
+// in order, and the final counters, contents and traffic are those of
+// access() reference by reference. A lower half run before its miss's L1
+// half, or victims written back out of order, fail it.
+TEST(CoherentSingleCore, LowerHalvesMayLagBehindL1) {
+    OneCoreViews v;
+    ASSERT_NO_FATAL_FAILURE(v.set_up(29));
+    struct Pending {
+        AccessKind kind;
+        u64 block, victim;
+    };
+    std::deque<Pending> queue;
+    std::vector<u32> lagged_depths, plain_depths;
+    auto run_lower = [&](size_t keep) {
+        while (queue.size() > keep) {
+            Pending p = queue.front();
+            queue.pop_front();
+            lagged_depths.push_back(v.view.miss_lower_half(p.kind, p.block));
+            if (p.victim != CoherentMachine::kNoVictim) v.view.writeback_l1_victim(p.victim);
+        }
+    };
+    u64 victims = 0;
+    for (size_t i = 0; i < v.t.size(); ++i) {
+        const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
+        u64* keys = l.keys + (v.t[i].block & l.set_mask) * l.assoc;
+        u64 dropped = repl::kInvalidKey;
+        u32 want = v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes);
+        if (want) plain_depths.push_back(want);
+        if (repl::order_find_shifting(keys, l.assoc, v.t[i].block, &dropped) >= 0) {
+            ASSERT_EQ(want, 0u) << i;
+            if (v.t[i].kind == kWrite) keys[0] |= 1;
+            l.refs[v.t[i].kind]++;
+            continue;
+        }
+        ASSERT_NE(want, 0u) << i;
+        u64 victim = v.view.miss_l1_half(v.t[i].kind, v.t[i].block, keys, dropped);
+        victims += victim != CoherentMachine::kNoVictim;
+        queue.push_back({v.t[i].kind, v.t[i].block, victim});
+        run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
+    }
+    run_lower(0);
+    EXPECT_EQ(lagged_depths, plain_depths);
+    EXPECT_GT(victims, 100u);
+    expect_same_state(v.view, v.plain, v.c, v.t);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,59 @@
+#!/bin/sh
+# miss_thread.sh RUNNER PROGS_DIR
+# --miss-thread (vgtool/MissWorker.h) moves the levels below L1 of a
+# one-thread run to a second host thread; it must change no number. Each
+# program runs with the worker never (no), always (yes) and while most
+# misses go past L2 (auto): the documents are byte-identical. The programs
+# cover what makes the main thread wait for the worker or stop using it:
+# accesses that straddle lines (memops), client requests with dumps and
+# zeroed counters (clreq), fork (proc_life: the children have no worker),
+# a second thread (omp_sum: the replay takes over), a named range that
+# switches the monitor on (unmap_structure), and auto mode's switch to the
+# worker (ptrchase with a 64 KiB L2: nearly every L1 miss goes to L3).
+runner=$1 progs=$2
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+status=0
+cpus=$(nproc 2>/dev/null || echo 1)
+
+# same NAME MODE OPTIONS... PROGRAM ARGS...: the run with --miss-thread=MODE
+# (yes, auto, or - for no such check) must have handed misses over (-v says how
+# many), unless the host gives the process one CPU.
+same() {
+  name=$1 expect=$2
+  shift 2
+  # One directory per mode, names of one length (the document records the
+  # working directory): 1 = no, 2 = yes, 3 = auto.
+  i=0
+  for m in no yes auto; do
+    i=$((i + 1))
+    d="$t/$name/$i"
+    mkdir -p "$d"
+    (cd "$d" && "$runner" -v --miss-thread=$m --output-file='doc.%p.xml' --trace-children=yes "$@" >out 2>err) ||
+      { echo "FAIL: $name --miss-thread=$m exited with $?"; tail -n 5 "$d/err"; status=1; return; }
+    # Documents by content (the names hold pids): total size, sorted checksums.
+    (cd "$d" && cat doc.*.xml | wc -c && md5sum doc.*.xml | cut -d' ' -f1 | sort) >"$d.sums"
+    n=$(sed -n 's/.*miss thread: \([0-9]*\) L1 misses.*/\1/p' "$d/err" | head -n 1)
+    if [ "$cpus" -lt 2 ]; then
+      [ "${n:-0}" = 0 ] || { echo "FAIL: $name $m: $n handed over on one CPU"; status=1; }
+    elif [ "$m" = "$expect" ]; then
+      [ "${n:-0}" -gt 0 ] && echo "ok: $name $m: $n handed over" || { echo "FAIL: $name $m: nothing handed over"; status=1; }
+    fi
+  done
+  if cmp -s "$t/$name/1.sums" "$t/$name/2.sums" && cmp -s "$t/$name/1.sums" "$t/$name/3.sums"; then
+    echo "ok: $name: identical documents with no, yes and auto ($(($(wc -l <"$t/$name/1.sums") - 1)) of them)"
+  else
+    echo "FAIL: $name: documents differ"; status=1
+    diff "$t/$name/1.sums" "$t/$name/2.sums" | head -n 5
+    diff "$t/$name/1.sums" "$t/$name/3.sums" | head -n 5
+  fi
+}
+
+same ptrchase auto --L2=64K,8,64 "$progs/ptrchase"
+same memops yes "$progs/memops"
+same containers yes "$progs/containers"
+same clreq yes --collect-atstart=no "$progs/clreq"
+same fork yes "$progs/proc_life" fork "$progs/small"
+same monitor_on yes "$progs/unmap_structure"
+OMP_NUM_THREADS=2 same openmp - "$progs/omp_fixed_work"
+exit $status

@@ -1,0 +1,80 @@
+// The levels below L1 on a second host thread (--miss-thread).
+//
+// While one core runs alone on the short miss path (one core, LRU
+// write-back L1, no prefetcher, TLB, monitor or miss classification), an
+// L1 miss of the one-core helpers (SimHelpers.cpp) needs nothing from the
+// levels below it to go on: L1 fills the line and picks its victim itself.
+// So the main thread hands the rest of the miss (the search of L2 and L3,
+// their fills and write-backs, L1's dirty victim, the served count of the
+// cost centre) to a worker thread through a ring, in program order, and
+// carries on. The worker runs only cachesim code on machine state the main
+// thread does not touch meanwhile; before the main thread reads or changes
+// any of it (a line that straddles, a client request, another thread, the
+// end) it calls sync(). The simulation is the same, reference by
+// reference: documents are byte-identical with and without the worker.
+//
+// Handing a miss over costs the main thread a few nanoseconds (the ring's
+// lines move between the host's cores), as much as an L2 hit costs to
+// simulate, so it pays only when most misses go further: chase and
+// containers (nearly every L1 miss reaches L3 or memory) run 1.4x faster,
+// matmul (L2 hits) 1.3x slower. With --miss-thread=auto the main thread
+// measures what its misses cost, window by window, and uses the worker
+// only while at least half of them go beyond L2 (docs/performance.md).
+//
+// The worker is a raw clone() of the tool's process with every signal
+// blocked: it never runs Valgrind code and calls no function of Valgrind's
+// core. It sleeps on a futex when there is nothing to do.
+#ifndef OMPSIM_VGTOOL_MISSWORKER_H
+#define OMPSIM_VGTOOL_MISSWORKER_H
+
+#include "ValgrindApi.h"
+#include "Types.h"
+#include "LevelStats.h"
+
+namespace ompsim {
+namespace missworker {
+
+enum class Mode { Off, On, Auto };
+
+// --miss-thread=no|yes|auto (auto when not given). Off on a host with one
+// CPU for this process.
+void configure(Mode m);
+Mode mode();
+
+// True while L1 misses go to the worker (read by the helpers on every miss).
+extern bool g_async;
+
+// Whether the helpers may hand misses over at all: the one-core fast path
+// with the short miss path. Called when the instrumenter chooses helpers
+// (sim::fast_helpers_usable()); false stops the worker's use for good
+// (another thread, the monitor switched on).
+void set_eligible(bool on);
+
+// The rest of an L1 miss of `kind` on `block` (L1 already filled), with
+// L1's dirty victim `dirty_victim` (~0: none) to write back after it; the
+// depth that serves it is counted in served[depth] (depth > 0).
+void push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
+
+// A miss the main thread simulated itself, served at `depth` (auto mode
+// counts them to decide when to use the worker).
+void count_sync_miss(u32 depth);
+
+// Waits until the worker has done everything pushed, and adds the served
+// counts it still holds: after it the main thread may read or change any
+// level and any counter. Cheap when nothing was pushed since the last call.
+void sync();
+
+// sync(), then no more misses go to the worker (another thread starts,
+// the monitor comes on, the end of the run).
+void retire();
+
+// fork(): the child has no worker (sync() ran before the fork).
+void forked_child();
+
+// Entries handed to the worker so far (misses and L1's dirty victims).
+u64 pushed();
+
+}  // namespace missworker
+}  // namespace ompsim
+
+#endif
