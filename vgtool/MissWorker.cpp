@@ -136,9 +136,11 @@ extern "C" void ompsim_miss_worker_main() {
                 __builtin_ia32_pause();
                 continue;
             }
-            // Sleep until the main thread publishes: it reads g_sleeping
-            // after storing g_head (both sequentially consistent), so either
-            // it sees 1 and wakes us or we see its new g_head here.
+            // Sleep until the main thread publishes. Where it then waits
+            // (sync(), a full ring) it reads g_sleeping after storing
+            // g_head, both sequentially consistent, so either it sees 1 and
+            // wakes us or we see its new g_head here; its periodic
+            // publications may miss us, and the next one wakes us.
             __atomic_store_n(&g_sleeping.v, 1u, __ATOMIC_SEQ_CST);
             if (__atomic_load_n(&g_head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&g_stop.v, __ATOMIC_SEQ_CST))
                 sys4(__NR_futex, reinterpret_cast<long>(&g_sleeping.v), kFutexWaitPrivate, 1, 0);
