@@ -174,58 +174,56 @@ public:
     // for core 0 alone, or (owned_misses()) for blocks of pages one core
     // has to itself.
     bool simple_misses() const { return simple_; }
-    // A miss of core 0's L1 on the short path (simple_misses()), for an
-    // L1View user whose search of the set `keys` moved every way down by
-    // one as it compared them (a hit then needs no second pass), so that
-    // `dropped` fell off the end and way 0 is free: the rest of
-    // miss_simple(), with L1's fill half done. Returns the depth.
-    // It is miss_l1_half(), then miss_lower_half() and, for a dirty victim,
-    // writeback_l1_victim(): the one-core helpers may run the last two on
-    // another host thread (vgtool/MissWorker.h), since on the short path
-    // L1 and the levels below it share no state.
-    u32 miss_shifted(AccessKind kind, u64 block, u64* keys, u64 dropped) {
-        u64 victim = miss_l1_half(kind, block, keys, dropped);
-        u32 k = miss_lower_half(kind, block);
-        if (victim != kNoVictim) writeback_l1_victim(victim);
-        return k;
+    // The rest of an L1View user's access on the short path
+    // (simple_misses()), after the MRU way of an LRU set failed (a write:
+    // of a write-back view): ways 1 and up are compared while each moves
+    // down one place, so a hit is already at the front when found and a
+    // miss has its victim dropped and way 0 free. matmul 400 (62 M D1
+    // misses, all searched to the end and then shifted again by the fill):
+    // 1.92 s -> 1.78 s. (The short path has no prefetcher, so no key
+    // carries the prefetched flag.) Returns depth | flags.
+    u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
+        u64 victim;
+        return view_rest_l1(l, kind, block, &victim) ? 0 : finish_miss(kind, block, victim);
     }
+    // Its two halves. On the short path L1 and the levels below it share
+    // no state, so the one-core helpers may run finish_miss() on another
+    // host thread (vgtool/MissWorker.h), misses in order.
+    //  - view_rest_l1(): true for a hit (done). A miss is counted, the
+    //    block put in way 0 and the victim's eviction counted; *victim is
+    //    then the victim's block if it is dirty, else kNoVictim. Touches
+    //    core 0's L1 only.
+    //  - finish_miss(): the levels below L1 (miss_lower_half()), then the
+    //    dirty victim's write-back into the level below; returns the depth.
+    //    Touches no level-1 state.
     static constexpr u64 kNoVictim = ~0ull;
-    // L1's half of such a miss: counts it, puts the block in way 0 and
-    // counts the victim's eviction. Returns the victim's block if it is
-    // dirty (to be written back), else kNoVictim. Touches core 0's L1 only.
-    u64 miss_l1_half(AccessKind kind, u64 block, u64* keys, u64 dropped) {
+    bool view_rest_l1(const L1View& l, AccessKind kind, u64 block, u64* victim) {
+        u64* keys = l.keys + (block & l.set_mask) * l.assoc;
+        u64 dropped = repl::kInvalidKey;  // set on a miss
+        if (repl::order_find_shifting(keys, l.assoc, block, &dropped) >= 0) {
+            if (kind == kWrite) keys[0] |= 1;
+            l.refs[kind]++;
+            return true;
+        }
         CacheLevel& top = (kind == kFetch && split_) ? cores_[0].i1 : cores_[0].lv[0];
         top.stats.refs[kind]++;
         top.stats.misses[kind]++;
         keys[0] = repl::make_key(block, kind == kWrite);
-        if (dropped == repl::kInvalidKey) return kNoVictim;
+        *victim = kNoVictim;
+        if (dropped == repl::kInvalidKey) return false;
         top.stats.evictions++;
-        if (!repl::key_dirty(dropped)) return kNoVictim;
+        if (!repl::key_dirty(dropped)) return false;
         top.stats.writebacks++;
-        return repl::key_block(dropped);
+        *victim = repl::key_block(dropped);
+        return false;
     }
-    // The levels below L1 of such a miss: returns the depth that served it.
-    // Touches no level-1 state.
+    u32 finish_miss(AccessKind kind, u64 block, u64 victim) {
+        u32 k = miss_lower_half(kind, block);
+        if (victim != kNoVictim) writeback_l1_victim(victim);
+        return k;
+    }
     u32 miss_lower_half(AccessKind kind, u64 block);
-    // L1's dirty victim `block` written back into the level below.
     void writeback_l1_victim(u64 block);
-    // The rest of an L1View user's access on the short path, after the
-    // MRU way of an LRU set failed (a write: of a write-back view): ways 1
-    // and up are compared while each moves down one place, so a hit is
-    // already at the front when found and a miss has its victim dropped;
-    // a miss then goes on in miss_shifted(). Returns depth | flags.
-    // matmul 400 (62 M D1 misses, all searched to the end and then
-    // shifted again by the fill): 1.92 s -> 1.78 s. (The short path has no
-    // prefetcher, so no key carries the prefetched flag.)
-    u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
-        u64* keys = l.keys + (block & l.set_mask) * l.assoc;
-        u64 dropped = repl::kInvalidKey;  // set on a miss
-        if (repl::order_find_shifting(keys, l.assoc, block, &dropped) < 0)
-            return miss_shifted(kind, block, keys, dropped);
-        if (kind == kWrite) keys[0] |= 1;
-        l.refs[kind]++;
-        return 0;
-    }
     bool owned_misses() const { return plain_ && filtering_; }
     // For tests: off, every miss takes the general path (the short path must
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases

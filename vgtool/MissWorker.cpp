@@ -10,13 +10,14 @@ namespace ompsim {
 namespace missworker {
 
 bool g_async;
+bool g_watching;
 
 namespace {
 
 // One handed-over miss: block << 2 | kind, and the cost centre's served
 // counters (null for L1's dirty victim, kind kWriteback). 16 bytes: with
-// 32-byte entries (a victim field in each) matmul's handing over cost 5 %
-// more.
+// 32-byte entries (a victim field in each) matmul 400 with
+// --miss-thread=yes took 2.40 s instead of 2.31 s.
 struct Entry {
     u64 bk;
     ULong* served;
@@ -24,9 +25,9 @@ struct Entry {
 constexpr u64 kRing = 1u << 14;  // 256 KiB
 // The main thread publishes its position every kPublish entries (and at
 // sync()): publishing each one moved the position's host cache line to
-// the worker's core and back at every miss (matmul 400: 9.2 s against
-// 2.4 s); every 128 rather than 64: stencil 1024 40 1.62 s -> 1.54 s,
-// memcopy 200 3.79 s -> 3.62 s.
+// the worker's core and back at every miss (matmul 400 with
+// --miss-thread=yes: 6.3 s against 2.4 s); every 128 rather than 64:
+// stencil 1024 40 1.62 s -> 1.54 s, memcopy 200 3.79 s -> 3.62 s.
 constexpr u64 kPublish = 128;
 // Idle turns (pause) before the worker sleeps, about 0.1 ms: sleeping
 // sooner made the main thread wake it at nearly every publication (256
@@ -60,7 +61,7 @@ struct alignas(64) Producer {
 };
 Producer g_p;
 bool g_started;    // the worker thread runs
-bool g_eligible;
+bool g_eligible;   // set_eligible(), until retire()
 Mode g_mode = Mode::Auto;
 
 // Worker: served counts not yet added to the cost centres. A cost centre's
@@ -221,12 +222,13 @@ bool start() {
 }
 
 // Publishes the entries pushed so far and wakes a sleeping worker.
-// `fenced`: with the full barrier between the two that the worker's
-// protocol needs (it sets g_sleeping, then reads g_head), so the wake
-// cannot be missed. The periodic publishing in put() goes without it: a
-// barrier there waits for every store before it (matmul: +4 %), and a wake
-// missed there is caught by the next publish; every wait of the main
-// thread (sync(), a full ring) publishes fenced first.
+// `fenced`: sequentially consistent, as the worker's protocol needs (it
+// sets g_sleeping, then reads g_head), so the wake cannot be missed. The
+// periodic publishing in put() goes without the barrier, which waits for
+// every store before it (memcopy 200: 3.85 s with it, 3.74 s without,
+// medians of 3); a wake missed there is caught by the next publication,
+// and every wait of the main thread (sync(), a full ring) publishes fenced
+// first.
 void publish(bool fenced) {
     if (fenced) {
         __atomic_store_n(&g_head.v, g_p.head, __ATOMIC_SEQ_CST);
@@ -268,6 +270,7 @@ void end_async_window() {
     if (n >= kWindow / 2 && d * 4 < n) {
         sync();
         g_async = false;
+        g_watching = true;
         g_window_misses = g_window_deep = 0;
     }
 }
@@ -285,39 +288,43 @@ void configure(Mode m) {
     if (cpus < 2) g_mode = Mode::Off;
 }
 
-Mode mode() { return g_mode; }
-
 void set_eligible(bool on) {
     g_eligible = on && g_mode != Mode::Off;
     g_async = g_eligible && g_mode == Mode::On;
+    g_watching = g_eligible && g_mode == Mode::Auto;
 }
+
+namespace {
+// Neither used nor watched any more: the main thread finishes every miss.
+void stop_using() {
+    g_eligible = g_async = g_watching = false;
+    g_mode = Mode::Off;
+}
+}  // namespace
 
 void push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served) {
     if (__builtin_expect(!g_started, 0) && !start()) {
-        // No thread: the main thread simulates the rest itself from now on.
-        g_mode = Mode::Off;
-        g_eligible = g_async = false;
-        u32 k = sim::g_machine.miss_lower_half(kind, block);
-        if (k) served[k]++;
-        if (dirty_victim != ~0ull) sim::g_machine.writeback_l1_victim(dirty_victim);
+        // No thread: the main thread finishes this miss and all later ones.
+        stop_using();
+        served[sim::g_machine.finish_miss(kind, block, dirty_victim)]++;
         return;
     }
     put(block << 2 | kind, served);
-    if (dirty_victim != ~0ull) put(dirty_victim << 2 | kWriteback, nullptr);
+    if (dirty_victim != CoherentMachine::kNoVictim) put(dirty_victim << 2 | kWriteback, nullptr);
     if (g_mode == Mode::Auto && ++g_window_misses == kWindow) {
         g_window_misses = 0;
         end_async_window();
     }
 }
 
-void count_sync_miss(u32 depth) {
-    if (g_mode != Mode::Auto || !g_eligible) return;
+void watch_miss(u32 depth) {
     g_window_deep += depth >= 2;
     if (++g_window_misses < kWindow) return;
     bool deep = g_window_deep * 2 >= kWindow;
     g_window_misses = g_window_deep = 0;
     if (!deep) return;
     g_async = true;
+    g_watching = false;
     g_window_start_done = __atomic_load_n(&g_done.v, __ATOMIC_RELAXED);
     g_window_start_deep = __atomic_load_n(&g_deep.v, __ATOMIC_RELAXED);
 }
@@ -332,8 +339,7 @@ void sync() {
 
 void retire() {
     sync();
-    g_eligible = g_async = false;
-    g_mode = Mode::Off;
+    stop_using();
     if (!g_started) return;
     __atomic_store_n(&g_stop.v, 1u, __ATOMIC_SEQ_CST);
     __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
@@ -346,8 +352,7 @@ void forked_child() {
     // The worker is not in the child (fork copies the calling thread only);
     // atfork's pre handler synced, so nothing is pending.
     g_started = false;
-    g_eligible = g_async = false;
-    g_mode = Mode::Off;
+    stop_using();
 }
 
 u64 pushed() { return g_p.head; }

@@ -18,8 +18,8 @@
 // simulate, so it pays only when most misses go further: chase and
 // containers (nearly every L1 miss reaches L3 or memory) run 1.4x faster,
 // matmul (L2 hits) 1.3x slower. With --miss-thread=auto the main thread
-// measures what its misses cost, window by window, and uses the worker
-// only while at least half of them go beyond L2 (docs/performance.md).
+// counts, window by window, how many misses go beyond L2, and uses the
+// worker only while at least half of them do (docs/performance.md).
 //
 // The worker is a raw clone() of the tool's process with every signal
 // blocked: it never runs Valgrind code and calls no function of Valgrind's
@@ -27,9 +27,9 @@
 #ifndef OMPSIM_VGTOOL_MISSWORKER_H
 #define OMPSIM_VGTOOL_MISSWORKER_H
 
-#include "ValgrindApi.h"
-#include "Types.h"
 #include "LevelStats.h"
+#include "Types.h"
+#include "ValgrindApi.h"
 
 namespace ompsim {
 namespace missworker {
@@ -39,25 +39,30 @@ enum class Mode { Off, On, Auto };
 // --miss-thread=no|yes|auto (auto when not given). Off on a host with one
 // CPU for this process.
 void configure(Mode m);
-Mode mode();
+
+// Whether the helpers may hand misses over at all: the one-core fast
+// helpers without the monitor on the short miss path
+// (sim::fast_helpers_may_hand_misses()). Called once, when post_clo_init()
+// chooses the helpers; retire() ends it.
+void set_eligible(bool on);
 
 // True while L1 misses go to the worker (read by the helpers on every miss).
 extern bool g_async;
-
-// Whether the helpers may hand misses over at all: the one-core fast path
-// with the short miss path. Called when the instrumenter chooses helpers
-// (sim::fast_helpers_usable()); false stops the worker's use for good
-// (another thread, the monitor switched on).
-void set_eligible(bool on);
+// Auto mode, the worker not in use: the main thread's misses are counted.
+extern bool g_watching;
 
 // The rest of an L1 miss of `kind` on `block` (L1 already filled), with
-// L1's dirty victim `dirty_victim` (~0: none) to write back after it; the
-// depth that serves it is counted in served[depth] (depth > 0).
+// L1's dirty victim `dirty_victim` (CoherentMachine::kNoVictim: none) to
+// write back after it (CoherentMachine::finish_miss()); the depth that
+// serves it is counted in served[depth].
 void push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
 
-// A miss the main thread simulated itself, served at `depth` (auto mode
-// counts them to decide when to use the worker).
-void count_sync_miss(u32 depth);
+// A miss the main thread finished itself, served at `depth`: auto mode's
+// count, out of line only while it watches (matmul's 64 M misses call this).
+void watch_miss(u32 depth);
+inline void note_miss_here(u32 depth) {
+    if (g_watching) watch_miss(depth);
+}
 
 // Waits until the worker has done everything pushed, and adds the served
 // counts it still holds: after it the main thread may read or change any

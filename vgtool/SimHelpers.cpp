@@ -243,22 +243,21 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
                                         ULong* served) {
     if (l.lru && (kind != kWrite || l.write_back)) {
         if (g_machine.simple_misses()) {
+            // The worker's test first, each branch with its own copy of the
+            // search: one search followed by the test made memcopy 200
+            // 4.14 s instead of 3.84 s with the worker in use.
+            u64 victim;
             if (missworker::g_async) {
-                u64* keys = mru_key(l, b);
-                u64 dropped = repl::kInvalidKey;
-                if (repl::order_find_shifting(keys, l.assoc, b, &dropped) >= 0) {
-                    if (kind == kWrite) keys[0] |= 1;
-                    l.refs[kind]++;
-                    return 0;
-                }
-                missworker::push(kind, b, g_machine.miss_l1_half(kind, b, keys, dropped), served);
+                if (!g_machine.view_rest_l1(l, kind, b, &victim)) missworker::push(kind, b, victim, served);
                 return 0;
             }
             u32 r = g_machine.view_rest_shifting(l, kind, b);
-            if (r) missworker::count_sync_miss(r & kDepthMask);
+            if (r) missworker::note_miss_here(r);
             return r;
         }
-        missworker::sync();
+        // Below, the machine's own entries: never with the miss worker in
+        // use, which needs the short path, and that ends only when a second
+        // core starts (start_streaming() retires the worker first).
         u64* keys = mru_key(l, b);
         for (u32 i = 1; i < l.assoc; ++i) {
             u64 k = keys[i];
@@ -273,7 +272,6 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
         // missed sets, up to three times each.
         return g_machine.access_demand(0, kind, b, ~0ull, pc);
     }
-    missworker::sync();
     return g_machine.access(0, kind, b, ~0ull, pc);
 }
 

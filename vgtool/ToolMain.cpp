@@ -378,13 +378,13 @@ void post_clo_init() {
     ospgsvc::configure(g_ospg);
 }
 
+// fork() copies the calling thread only: the miss worker finishes
+// everything first, and the child knows it has none (forked_child).
+void before_fork(ThreadId) { missworker::sync(); }
+
 // fork(): the child continues with the parent's state and writes its own
 // outputs at its exit, under names with its own pid. A name without %p is
 // the parent's: the child leaves it alone (OutputFiles.h).
-// fork() copies the calling thread only: the miss worker has finished
-// everything before it (before_fork) and is not in the child.
-void before_fork(ThreadId) { missworker::sync(); }
-
 void forked_child(ThreadId) {
     missworker::forked_child();
     outfiles::forked();

@@ -852,7 +852,7 @@ TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
 
 // The one-core helpers' path (vgtool/SimHelpers.cpp: the MRU way of an
 // L1View, then view_rest_shifting(), which moves the ways down while it
-// compares them and hands a miss to miss_shifted()) leaves the same
+// compares them and hands a miss to finish_miss()) leaves the same
 // counters, contents and results as access(), reference by reference.
 TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
     OneCoreViews v;
@@ -910,18 +910,14 @@ TEST(CoherentSingleCore, LowerHalvesMayLagBehindL1) {
     u64 victims = 0;
     for (size_t i = 0; i < v.t.size(); ++i) {
         const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
-        u64* keys = l.keys + (v.t[i].block & l.set_mask) * l.assoc;
-        u64 dropped = repl::kInvalidKey;
         u32 want = v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes);
         if (want) plain_depths.push_back(want);
-        if (repl::order_find_shifting(keys, l.assoc, v.t[i].block, &dropped) >= 0) {
+        u64 victim;
+        if (v.view.view_rest_l1(l, v.t[i].kind, v.t[i].block, &victim)) {
             ASSERT_EQ(want, 0u) << i;
-            if (v.t[i].kind == kWrite) keys[0] |= 1;
-            l.refs[v.t[i].kind]++;
             continue;
         }
         ASSERT_NE(want, 0u) << i;
-        u64 victim = v.view.miss_l1_half(v.t[i].kind, v.t[i].block, keys, dropped);
         victims += victim != CoherentMachine::kNoVictim;
         queue.push_back({v.t[i].kind, v.t[i].block, victim});
         run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
@@ -929,6 +925,9 @@ TEST(CoherentSingleCore, LowerHalvesMayLagBehindL1) {
     run_lower(0);
     EXPECT_EQ(lagged_depths, plain_depths);
     EXPECT_GT(victims, 100u);
+    // Every dirty victim handed over is one of L1's write-backs on the
+    // general path (I1 has none).
+    EXPECT_EQ(victims, v.plain.stats(0, 0, false).writebacks);
     expect_same_state(v.view, v.plain, v.c, v.t);
 }
 
