@@ -14,6 +14,11 @@ constexpr Int kSignals = 65;  // 1 to 64
 bool g_exited;
 Int g_status;
 Int g_pending;                 // a fatal signal the process sent itself, 0 = none
+// The thread that sent it: only its own later system calls say the signal
+// did not end the run (another thread's futex or sched_yield between the
+// send and the delivery once made a program killed by raise() in its
+// serial part after a parallel region report signal 0).
+ThreadId g_pending_tid;
 UWord g_handler[kSignals];     // the client's disposition: 0 default, 1 ignore, else a handler
 bool g_oneshot[kSignals];      // SA_RESETHAND: back to the default when it runs
 
@@ -28,14 +33,18 @@ bool fatal_by_default(Int sig) {
     }
 }
 
-void sent_to_self(Int sig) {
-    if (fatal_by_default(sig) && g_handler[sig] == 0) g_pending = sig;
+void sent_to_self(ThreadId tid, Int sig) {
+    if (fatal_by_default(sig) && g_handler[sig] == 0) {
+        g_pending = sig;
+        g_pending_tid = tid;
+    }
 }
 
 }  // namespace
 
-void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
+void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs) {
     Int self = VG_(getpid)();
+    bool own = tid == g_pending_tid;  // the sender of the pending signal
     switch (sysno) {
         case __NR_exit_group:
             g_exited = true;
@@ -49,20 +58,20 @@ void pre_syscall(ThreadId, UInt sysno, UWord* args, UInt nargs) {
         case __NR_gettid:
             return;
         case __NR_kill:  // kill(pid, sig): the own pid or the own group (0)
-            g_pending = 0;
-            if ((Int)args[0] == self || args[0] == 0) sent_to_self((Int)args[1]);
+            if (own) g_pending = 0;
+            if ((Int)args[0] == self || args[0] == 0) sent_to_self(tid, (Int)args[1]);
             return;
         case __NR_tgkill:             // tgkill(tgid, tid, sig)
         case __NR_rt_tgsigqueueinfo:  // (tgid, tid, sig, info)
-            g_pending = 0;
-            if ((Int)args[0] == self) sent_to_self((Int)args[2]);
+            if (own) g_pending = 0;
+            if ((Int)args[0] == self) sent_to_self(tid, (Int)args[2]);
             return;
         case __NR_rt_sigqueueinfo:  // (tgid, sig, info)
-            g_pending = 0;
-            if ((Int)args[0] == self) sent_to_self((Int)args[1]);
+            if (own) g_pending = 0;
+            if ((Int)args[0] == self) sent_to_self(tid, (Int)args[1]);
             return;
         default:
-            g_pending = 0;
+            if (own) g_pending = 0;
     }
 }
 
