@@ -2,6 +2,7 @@
 
 #include "DataStructures.h"
 #include "ProfileWriter.h"
+#include "ReplayWorker.h"
 #include "SimHelpers.h"
 #include "StackRelocation.h"
 #include "ToolArray.h"
@@ -21,6 +22,9 @@ u32 g_slots_used;
 u32 g_slot;          // slot whose events run now
 u32 g_core;          // its core
 u32 g_monitor_row = ~0u;
+u64 g_core_marked[kMaxCores / 64];  // main thread: g_clocks[core].used set
+u8* g_slot_marked;  // main thread: g_slots[slot].used set
+u32 g_slot_marked_cap;
 
 inline void count(ULong* served, unsigned d) {
     if (d) served[d]++;
@@ -238,12 +242,25 @@ inline void cg_data(CoreCounters& c, const InstrInfo* n, AccessKind kind, u64 a,
     ds::record(a, kind, d);
 }
 
-// Where the stack accesses of the unit being replayed go.
+// Where the stack accesses of the unit being replayed go (the worker's,
+// when there is one), and the main thread's latest: most turns keep their
+// unit's, and the worker is told only of changes.
 StackRelocation g_relocation;
+StackRelocation g_relocation_asked;
 
 }  // namespace
 
-void set_stack_relocation(const StackRelocation& r) { g_relocation = r; }
+void set_stack_relocation(const StackRelocation& r) {
+    bool same = VG_(memcmp)(&r, &g_relocation_asked, sizeof r) == 0;
+    g_relocation_asked = r;
+    if (replayworker::use()) {
+        if (!same) replayworker::relocate(r);
+    } else {
+        g_relocation = r;
+    }
+}
+
+void apply_relocation(const StackRelocation& r) { g_relocation = r; }
 
 namespace {
 
@@ -461,12 +478,79 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
 
 bool direct_replay() { return !sim::g_config.cachegrind && !sim::g_tlb_on && sim::g_icache; }
 
+namespace {
+
+// run_batch_direct()'s walk without the simulation: how many events it
+// takes from `ev` with *quantum instructions left, and the quantum after.
+// A run of certain hits cut at the quantum leaves its rest in *cut (the
+// worker rewrites the event itself, and may be doing so now: the next plan
+// of the stream reads *cut instead). It reads the events first, so it
+// prefetches as run_batch_direct() does. (Counting the cost centres' Ir,
+// Dr and Dw here instead of on the worker, the served counts then kept
+// apart for the worker, changed nothing: omp_loop 1024 40 2.87 s either
+// way, medians of 5.)
+u32 plan_batch(const Ev* ev, u32 n, u32* quantum, Ev* cut) {
+    u32 q = *quantum;
+    u32 i = 0;
+    while (i < n && q > 0) {
+        __builtin_prefetch(ev + i + 64);
+        Ev e = i == 0 && cut->w0 ? *cut : ev[i];
+        uptr tag = e.w0 & kTagMask;
+        if (tag == kTagMarker) break;
+        const InstrInfo* in = reinterpret_cast<const InstrInfo*>(e.w0 & kInfoMask);
+        u64 instrs = 1;
+        const InstrInfo* hits = nullptr;
+        u64 nhits = 0;
+        if (tag >= kTagRead && tag <= kTagModify) {
+            instrs = e.w1 & (kWithFetch | kCertainFetch) ? 1 : 0;
+            hits = in + 1;
+            nhits = e.w0 >> kRunShift;
+        } else if (tag == kTagFetch1 || tag == kTagFetchGen) {
+            hits = in + 1;
+            nhits = e.w1;
+        } else if (tag == kTagFetchHits) {
+            instrs = 0;
+            hits = in;
+            nhits = e.w1;
+        } else {
+            instrs = 2;
+        }
+        if (nhits) {
+            u64 room = q - instrs;
+            u64 ran = nhits < room ? nhits : room;
+            if (ran < nhits) {
+                cut->w0 = reinterpret_cast<uptr>(hits + ran) | kTagFetchHits;
+                cut->w1 = nhits - ran;
+                *quantum = 0;
+                return i;
+            }
+            instrs += ran;
+        }
+        ++i;
+        q = instrs >= q ? 0 : u32(q - instrs);
+    }
+    cut->w0 = 0;
+    *quantum = q;
+    return i;
+}
+
+}  // namespace
+
 // Aligned to a host cache line so that the replay's loop (inlined here)
 // keeps its place relative to the host's 32- and 64-byte fetch blocks
 // whatever code comes before it: a 96-byte shift from an unrelated change
 // in the monitor made omp_loop 1024 40 (4 threads) 3.80 s -> 3.94 s, and
 // padding it back restored 3.79 s (medians of 5).
-__attribute__((aligned(64))) u32 run_batch(const Ev* ev, u32 n, u32* quantum) {
+__attribute__((aligned(64))) u32 run_batch(const Ev* ev, u32 n, u32* quantum, Ev* cut) {
+    if (replayworker::use()) {
+        u32 q = *quantum;
+        u32 done = plan_batch(ev, n, quantum, cut);
+        // The worker stops where the plan did: at the quantum (inside event
+        // `done` if it cut a run there) or at a marker.
+        replayworker::batch(ev, done < n ? done + 1 : n, q);
+        return done;
+    }
+    cut->w0 = 0;  // the worker, if it ran the stream, rewrote the event
     if (direct_replay())
         return ds::g_on ? run_batch_direct<true>(ev, n, quantum) : run_batch_direct<false>(ev, n, quantum);
     u32 q = *quantum;
@@ -482,12 +566,35 @@ __attribute__((aligned(64))) u32 run_batch(const Ev* ev, u32 n, u32* quantum) {
     return i;
 }
 
+__attribute__((aligned(64))) void simulate_batch(const Ev* ev, u32 n, u32 quantum) {
+    run_batch_direct<false>(ev, n, &quantum);
+}
+
 void enter(u32 slot, u32 core) {
     if (core + 1 > g_used) g_used = core + 1;
     if (slot + 1 > g_slots_used) g_slots_used = slot + 1;
-    reserve(g_slots, g_slots_cap, slot + 1, 16, "ompsim.coresim");
-    g_slots[slot].used = true;
-    g_clocks[core].used = true;
+    if (slot + 1 > g_slots_cap) {
+        replayworker::sync();  // the worker may be counting in g_slots
+        reserve(g_slots, g_slots_cap, slot + 1, 16, "ompsim.coresim");
+    }
+    // Marked once: the worker writes beside the flags (a store at every
+    // turn would move those host cache lines between the threads).
+    if (!(g_core_marked[core >> 6] >> (core & 63) & 1)) {
+        g_core_marked[core >> 6] |= 1ull << (core & 63);
+        g_clocks[core].used = true;
+    }
+    if (slot >= g_slot_marked_cap) reserve(g_slot_marked, g_slot_marked_cap, slot + 1, 64, "ompsim.coresim");
+    if (!g_slot_marked[slot]) {
+        g_slot_marked[slot] = 1;
+        g_slots[slot].used = true;
+    }
+    if (replayworker::use())
+        replayworker::enter(slot, core);
+    else
+        enter_core(slot, core);
+}
+
+void enter_core(u32 slot, u32 core) {
     g_slot = slot;
     g_core = core;
     ds::set_core(core);
@@ -498,6 +605,7 @@ void enter(u32 slot, u32 core) {
 }
 
 CoreCounters& counters(u32 slot) {
+    replayworker::sync();
     reserve(g_slots, g_slots_cap, slot + 1, 16, "ompsim.coresim");
     return g_slots[slot];
 }
@@ -516,11 +624,15 @@ LineCC as_line(const CoreCounters& c) {
     for (int i = 0; i < 3; ++i) cc.tlb[i] = c.tlb[i];
     return cc;
 }
-CoreClock& clock(u32 core) { return g_clocks[core]; }
+CoreClock& clock(u32 core) {
+    replayworker::sync();
+    return g_clocks[core];
+}
 u32 cores_used() { return g_used ? g_used : 1; }
 u32 slots_used() { return g_slots_used ? g_slots_used : 1; }
 
 void wait_until(u32 core, ULong t) {
+    replayworker::sync();
     CoreClock& k = g_clocks[core];
     if (t > k.clock) {
         k.wait += t - k.clock;
@@ -545,6 +657,7 @@ void add_line(const LineCC& cc, void* ctx) {
 }  // namespace
 
 void zero_counters() {
+    replayworker::sync();
     for (u32 i = 0; i < g_slots_cap; ++i) {
         bool used = g_slots[i].used;
         VG_(memset)(&g_slots[i], 0, sizeof g_slots[i]);

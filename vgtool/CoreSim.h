@@ -11,6 +11,9 @@ namespace ompsim {
 
 constexpr u32 kMaxCores = 256;
 
+// Every function below that reads or changes simulated state waits for the
+// replay worker first (replayworker::sync()).
+//
 // Per-thread (replay slot) figures for the document's <threads> section, and
 // per-core clocks for <cores>. A slot runs on one core; with --cores=N
 // several slots may share a core, its caches and its clock.
@@ -41,7 +44,13 @@ namespace coresim {
 // > 0) reaches 0; returns how many ran. One call per piece of a chunk
 // rather than per event: the replay's per-event calls (peek, consume, run)
 // were 14 % of omp_loop's samples.
-u32 run_batch(const Ev* ev, u32 n, u32* quantum);
+//
+// With the replay worker (ReplayWorker.h) this only plans the batch (which
+// events it takes, the quantum left) and hands its simulation over. A run
+// of certain hits cut at the quantum is then rewritten by the worker; the
+// rest is kept in *cut, the stream's (Stream::cut), and the next batch of
+// the stream reads it there instead of in the event.
+u32 run_batch(const Ev* ev, u32 n, u32* quantum, Ev* cut);
 // Whether run_batch() takes its direct path (the general model with
 // simulated fetches and no TLBs), the only one that reads certain-hit
 // events (EventStream.h).
@@ -64,6 +73,11 @@ u32 slots_used();
 // Stack addresses of the events that follow move as `r` says
 // (StackRelocation.h).
 void set_stack_relocation(const StackRelocation& r);
+// The replay worker's halves of enter(), set_stack_relocation() and
+// run_batch() (ReplayWorker.cpp).
+void enter_core(u32 slot, u32 core);
+void apply_relocation(const StackRelocation& r);
+void simulate_batch(const Ev* ev, u32 n, u32 quantum);
 // Moves the clock of `core` forward to `t` (waiting).
 void wait_until(u32 core, ULong t);
 // OMPSIM_ZERO_COUNTERS: every slot's counters (clocks go on).

@@ -1,5 +1,7 @@
 #include "EventStream.h"
 
+#include "ReplayWorker.h"
+
 #include "ToolArray.h"
 
 namespace ompsim {
@@ -36,16 +38,48 @@ u64 g_spilled;        // chunks written
 // block) started: at the block's start, omp_loop 1024 40 with 4 threads
 // took 4.51 s instead of 4.37 s (medians of 5 alternating runs), the
 // replay's reads and the recording's writes meeting other alignments.
+//
+// The replay worker (ReplayWorker.h) may still be reading an array the
+// replay has consumed: such an array waits in g_retired, with the count of
+// commands handed over when it was freed, until the worker has finished
+// that many. g_in_use counts it free at once, so the buffer limit decides
+// the same with and without the worker.
+struct Retired {
+    Ev* ev;
+    u64 handed;
+};
+Retired* g_retired;
+u32 g_retired_first, g_retired_n, g_retired_cap;
+
+void push_free(Ev* ev) {
+    reserve(g_free_ev, g_free_ev_cap, g_free_ev_n + 1, 64, "ompsim.stream");
+    g_free_ev[g_free_ev_n++] = ev;
+}
+
+void reclaim_retired() {
+    if (g_retired_first == g_retired_n) return;
+    u64 finished = replayworker::finished();
+    while (g_retired_first < g_retired_n && g_retired[g_retired_first].handed <= finished)
+        push_free(g_retired[g_retired_first++].ev);
+    if (g_retired_first == g_retired_n) g_retired_first = g_retired_n = 0;
+}
+
 Ev* new_events() {
     ++g_in_use;
+    reclaim_retired();
     if (g_free_ev_n) return g_free_ev[--g_free_ev_n];
     return reinterpret_cast<Ev*>(static_cast<char*>(VG_(malloc)("ompsim.stream", kChunkBytes + 16)) + 16);
 }
 
 void free_events(Ev* ev) {
     --g_in_use;
-    reserve(g_free_ev, g_free_ev_cap, g_free_ev_n + 1, 64, "ompsim.stream");
-    g_free_ev[g_free_ev_n++] = ev;
+    u64 handed = replayworker::handed();
+    if (replayworker::finished() >= handed) {
+        push_free(ev);
+        return;
+    }
+    reserve(g_retired, g_retired_cap, g_retired_n + 1, 64, "ompsim.stream");
+    g_retired[g_retired_n++] = Retired{ev, handed};
 }
 
 EvChunk* new_chunk() {

@@ -96,6 +96,10 @@ struct Stream {
     bool touched;      // the replay has read from it (its head stays in memory)
     Unit* unit;        // owner (Replay.h)
     u64 events;        // appended so far (for limits and reports)
+    // With the replay worker: the rest of a run of certain hits that a turn
+    // cut, the event at `read` as the worker will have rewritten it
+    // (CoreSim.h, run_batch); w0 0: none.
+    Ev cut;
 };
 
 namespace stream {

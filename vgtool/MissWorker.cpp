@@ -1,10 +1,7 @@
 #include "MissWorker.h"
 
+#include "HostThread.h"
 #include "SimHelpers.h"
-
-extern "C" {
-#include "pub_tool_vkiscnums.h"
-}
 
 namespace ompsim {
 namespace missworker {
@@ -80,19 +77,6 @@ constexpr u64 kWindow = 1u << 16;
 u64 g_window_misses, g_window_deep;  // main thread: this window's misses (and, sync mode, the deep ones)
 u64 g_window_start_done, g_window_start_deep;
 
-long sys3(long n, long a, long b, long c) {
-    long r;
-    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
-    return r;
-}
-long sys4(long n, long a, long b, long c, long d) {
-    long r;
-    register long r10 __asm__("r10") = d;
-    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
-    return r;
-}
-constexpr long kFutexWaitPrivate = 128, kFutexWakePrivate = 129;
-
 void add_pending(Pending* table, ULong* p) {
     u32 i = u32((reinterpret_cast<uptr>(p) >> 3) * 0x9E3779B1u) >> (32 - kPendingBits);
     Pending& e = table[i];
@@ -114,16 +98,9 @@ void flush_pending() {
     }
 }
 
-}  // namespace
-}  // namespace missworker
-}  // namespace ompsim
-
-// The worker's body (called from the clone trampoline below, on its own
-// stack): runs entries as they are published, sleeps on g_sleeping when
-// there are none for a while.
-extern "C" void ompsim_miss_worker_main() {
-    using namespace ompsim;
-    using namespace ompsim::missworker;
+// The worker's body (hostthread::spawn()): runs entries as they are
+// published, sleeps on g_sleeping when there are none for a while.
+void worker_main() {
     CoherentMachine& m = sim::g_machine;
     Entry* const ring = g_ring;
     Pending* const pending = g_pending;
@@ -144,7 +121,7 @@ extern "C" void ompsim_miss_worker_main() {
             // publications may miss us, and the next one wakes us.
             __atomic_store_n(&g_sleeping.v, 1u, __ATOMIC_SEQ_CST);
             if (__atomic_load_n(&g_head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&g_stop.v, __ATOMIC_SEQ_CST))
-                sys4(__NR_futex, reinterpret_cast<long>(&g_sleeping.v), kFutexWaitPrivate, 1, 0);
+                hostthread::futex_wait(&g_sleeping.v, 1);
             __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
             idle = 0;
             continue;
@@ -170,53 +147,10 @@ extern "C" void ompsim_miss_worker_main() {
     __atomic_store_n(&g_stop.v, 2u, __ATOMIC_RELEASE);
 }
 
-namespace ompsim {
-namespace missworker {
-namespace {
-
-// clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
-// CLONE_SYSVSEM) onto `stack_top`; the child calls the worker and exits
-// (exit, not exit_group: the process goes on). Returns the child's id or
-// a negative errno.
-long clone_worker(void* stack_top) {
-    long ret;
-    register long r10 __asm__("r10") = 0;
-    register long r8 __asm__("r8") = 0;
-    __asm__ volatile(
-        "syscall\n\t"
-        "test %%rax, %%rax\n\t"
-        "jnz 1f\n\t"
-        "xor %%ebp, %%ebp\n\t"
-        "call ompsim_miss_worker_main\n\t"
-        "mov %[exit], %%eax\n\t"
-        "xor %%edi, %%edi\n\t"
-        "syscall\n\t"
-        "hlt\n\t"
-        "1:\n\t"
-        : "=a"(ret)
-        : "a"(long(__NR_clone)), "D"(0x100L | 0x200L | 0x400L | 0x800L | 0x10000L | 0x40000L), "S"(stack_top),
-          "d"(0L), "r"(r10), "r"(r8), [exit] "i"(__NR_exit)
-        : "rcx", "r11", "memory");
-    return ret;
-}
-
 bool start() {
-    constexpr SizeT kStack = 256 << 10;
     g_ring = static_cast<Entry*>(VG_(malloc)("ompsim.missworker", kRing * sizeof(Entry)));
     g_pending = static_cast<Pending*>(VG_(calloc)("ompsim.missworker", 1u << kPendingBits, sizeof(Pending)));
-    char* stack = static_cast<char*>(VG_(malloc)("ompsim.missworker", kStack));
-    uptr top = (reinterpret_cast<uptr>(stack) + kStack - 64) & ~uptr(15);
-    // The worker starts with every signal blocked (a new thread inherits
-    // the mask), so the kernel never picks it for a signal: Valgrind's
-    // handlers would not know the thread.
-    u64 all = ~0ull, old = 0;
-    sys4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, reinterpret_cast<long>(&all), reinterpret_cast<long>(&old), 8);
-    long tid = clone_worker(reinterpret_cast<void*>(top));
-    sys4(__NR_rt_sigprocmask, 2, reinterpret_cast<long>(&old), 0, 8);
-    if (tid <= 0) {
-        VG_(free)(stack);
-        return false;
-    }
+    if (!hostthread::spawn(worker_main)) return false;
     g_started = true;
     return true;
 }
@@ -238,14 +172,17 @@ void publish(bool fenced) {
         if (!__atomic_load_n(&g_sleeping.v, __ATOMIC_RELAXED)) return;
     }
     __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    sys3(__NR_futex, reinterpret_cast<long>(&g_sleeping.v), kFutexWakePrivate, 1);
+    hostthread::futex_wake(&g_sleeping.v);
 }
 
 inline void put(u64 bk, ULong* served) {
     u64 h = g_p.head;
     if (h - g_p.tail_seen >= kRing) {
         publish(true);
-        while (h - (g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) >= kRing) __builtin_ia32_pause();
+        while (h - (g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
+            hostthread::serve();  // (the lower halves have not been seen to allocate)
+            __builtin_ia32_pause();
+        }
     }
     // The line four entries ahead, for writing: the worker read it last,
     // and the store would wait for it (matmul 400: 2.32 s -> 2.16 s).
@@ -281,11 +218,7 @@ void configure(Mode m) {
     g_mode = m;
     if (m == Mode::Off) return;
     // One CPU for this process: a second thread would only take turns.
-    u64 mask[16] = {};
-    long n = sys3(__NR_sched_getaffinity, 0, sizeof mask, reinterpret_cast<long>(mask));
-    u32 cpus = 0;
-    for (long i = 0; n > 0 && i < n / 8; ++i) cpus += u32(__builtin_popcountll(mask[i]));
-    if (cpus < 2) g_mode = Mode::Off;
+    if (hostthread::cpus() < 2) g_mode = Mode::Off;
 }
 
 void set_eligible(bool on) {
@@ -332,7 +265,10 @@ void watch_miss(u32 depth) {
 void sync() {
     if (g_p.head == g_p.synced) return;
     publish(true);
-    while ((g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) != g_p.head) __builtin_ia32_pause();
+    while ((g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
+        hostthread::serve();
+        __builtin_ia32_pause();
+    }
     flush_pending();
     g_p.synced = g_p.head;
 }
@@ -343,7 +279,7 @@ void retire() {
     if (!g_started) return;
     __atomic_store_n(&g_stop.v, 1u, __ATOMIC_SEQ_CST);
     __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    sys3(__NR_futex, reinterpret_cast<long>(&g_sleeping.v), kFutexWakePrivate, 1);
+    hostthread::futex_wake(&g_sleeping.v);
     while (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
     g_started = false;
 }

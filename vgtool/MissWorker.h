@@ -21,9 +21,7 @@
 // counts, window by window, how many misses go beyond L2, and uses the
 // worker only while at least half of them do (docs/performance.md).
 //
-// The worker is a raw clone() of the tool's process with every signal
-// blocked: it never runs Valgrind code and calls no function of Valgrind's
-// core. It sleeps on a futex when there is nothing to do.
+// The worker is a HostThread (HostThread.h): it never runs Valgrind code.
 #ifndef OMPSIM_VGTOOL_MISSWORKER_H
 #define OMPSIM_VGTOOL_MISSWORKER_H
 

@@ -3,6 +3,7 @@
 #include "CoreSim.h"
 #include "OspgService.h"
 #include "RegionService.h"
+#include "ReplayWorker.h"
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
 #include "ToolArray.h"
@@ -68,8 +69,14 @@ bool g_in_advance;
 Slot* g_restart;
 
 // Yield: the turn ends at once (the slot released a barrier; the round
-// restarts at the team's thread 0).
-enum class Step { Turn, Blocked, Idle, Stall, Yield };
+// restarts at the team's thread 0). Pause: the replay worker has enough to
+// do; the replay stops where it is (as at a Stall, but with events to
+// run) and goes on at the next advance(), so that the main thread goes
+// back to the client meanwhile.
+enum class Step { Turn, Blocked, Idle, Stall, Yield, Pause };
+// advance() may pause (it is called while the client records); catch_up()
+// and finish() may not.
+bool g_may_pause;
 
 Slot* new_slot() {
     reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
@@ -593,8 +600,10 @@ Step run_slot(Slot* s) {
             }
             return Step::Stall;
         }
-        Ev e = *next;
-        if ((e.w0 & kTagMask) == kTagMarker) {
+        // A cut run's rest is no marker (and the worker may be rewriting
+        // the event: Stream::cut).
+        if (!u->s->cut.w0 && (next->w0 & kTagMask) == kTagMarker) {
+            Ev e = *next;
             // The payload was appended with the header: it is there.
             Ev p;
             bool have = stream::peek_second(u->s, p);
@@ -609,12 +618,13 @@ Step run_slot(Slot* s) {
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
         }
+        if (g_may_pause && replayworker::backlogged()) return Step::Pause;
         if (u != relocated) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
         }
         u32 quantum_before = s->quantum_left;
-        u32 done = coresim::run_batch(next, avail, &s->quantum_left);
+        u32 done = coresim::run_batch(next, avail, &s->quantum_left, &u->s->cut);
         stream::consume_n(u->s, done);
         // A batch may end inside its first event (a run of certain I1 hits
         // cut at the quantum, EventStream.h): instructions ran, nothing was
@@ -640,9 +650,9 @@ void start(Unit* serial) {
     push(s, serial, SlotState::Done);
 }
 
-void advance() {
-    if (!g_active || g_in_advance) return;
-    g_in_advance = true;
+namespace {
+
+void run_rounds() {
     for (;;) {
         // One round: every slot from g_rr on gets the rest of its turn.
         u64 before = g_progress;
@@ -650,6 +660,7 @@ void advance() {
         for (u32 n = 0; n < g_nslots; ++n) {
             Slot* s = g_slots[g_rr];
             Step r = run_slot(s);
+            if (r == Step::Pause) return;
             if (r == Step::Stall) {
                 if (!g_forced) {
                     stalled = true;
@@ -687,13 +698,25 @@ void advance() {
         if (g_progress == before) break;  // everything blocked or idle
         if (g_forced && stream::bytes_in_use() < stream::bytes_limit() / 2) g_forced = false;
     }
+}
+
+void run_replay(bool may_pause) {
+    if (!g_active || g_in_advance) return;
+    g_in_advance = true;
+    g_may_pause = may_pause;
+    run_rounds();
     g_in_advance = false;
 }
+
+}  // namespace
+
+void advance() { run_replay(true); }
+void catch_up() { run_replay(false); }
 
 void finish() {
     if (!g_active) return;
     g_final = true;
-    advance();
+    catch_up();
     for (u32 i = 0; i < g_nslots; ++i) {
         Slot* s = g_slots[i];
         if (s->state != SlotState::Idle && s->state != SlotState::Done) {

@@ -30,8 +30,13 @@ struct Options {
 void init(const Options& o);
 // The serial stream of the initial thread (slot 0) from now on.
 void start(Unit* serial);
-// Replays as far as the recorded events allow.
+// Replays as far as the recorded events allow; with the replay worker it
+// may stop earlier, when the worker has enough to do (called while the
+// client records: chunk_full(), OpenMP events).
 void advance();
+// Replays as far as the recorded events allow (before the main thread
+// reads what the replay computed).
+void catch_up();
 // After omp::close_all(): replays everything left.
 void finish();
 // Marks the profile non-deterministic, with a one-line reason (kept once).

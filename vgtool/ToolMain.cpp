@@ -4,6 +4,7 @@
 #include "Instrumenter.h"
 #include "EventStream.h"
 #include "HostMachine.h"
+#include "HostThread.h"
 #include "MachineConfig.h"
 #include "MissWorker.h"
 #include "OmpEvents.h"
@@ -14,6 +15,7 @@
 #include "ProfileWriter.h"
 #include "RegionService.h"
 #include "Replay.h"
+#include "ReplayWorker.h"
 #include "Reports.h"
 #include "SimHelpers.h"
 #include "Termination.h"
@@ -56,12 +58,24 @@ ULong g_stream_buffer;          // --stream-buffer (bytes)
 bool g_stream_spill;            // --stream-spill
 bool g_simulate_wrappers;       // --simulate-wrappers
 missworker::Mode g_miss_thread; // --miss-thread
+bool g_replay_thread;           // --replay-thread
 u32 g_flow_components = flow::kDefaultComponents;  // --event-flow
 Long g_rank = -1;               // --rank, else from the MPI launcher's environment
 InstrumentConfig g_ic;          // the instrumenter's set-up (helpers switch when streaming)
 
-void* tool_alloc(void*, size_t bytes) { return VG_(malloc)("ompsim.cachesim", bytes); }
-void tool_release(void*, void* p) { VG_(free)(p); }
+// The machine's memory. The replay worker's simulation may need some (a
+// core's first access, a directory that grows): the main thread allocates
+// for it (HostThread.h).
+void* tool_alloc(void*, size_t bytes) {
+    if (hostthread::on_spawned_thread()) return hostthread::alloc_from_main(bytes);
+    return VG_(malloc)("ompsim.cachesim", bytes);
+}
+void tool_release(void*, void* p) {
+    if (hostthread::on_spawned_thread())
+        hostthread::free_from_main(p);
+    else
+        VG_(free)(p);
+}
 
 Bool process_option(const HChar* arg) {
     ErrorText err;
@@ -119,6 +133,7 @@ Bool process_option(const HChar* arg) {
             fatal_user_error("--miss-thread: expected auto, yes or no");
         return True;
     }
+    if (yes_no_option(arg, "--replay-thread", &g_replay_thread)) return True;
     if (yes_no_option(arg, "--simulate-wrappers", &g_simulate_wrappers)) return True;
     if (const HChar* v = option_value(arg, "--event-flow")) {
         g_flow_components = VG_(strcmp)(v, "no") == 0 ? 0 : flow::parse_components(v, (u32)VG_(strlen)(v));
@@ -200,6 +215,8 @@ void print_usage() {
         "                              or replay out of the canonical order (no) [yes]\n"
         "    --miss-thread=auto|yes|no simulate the levels below L1 of a one-thread run on a second\n"
         "                              host thread: while most misses go past L2 (auto), always, never [auto]\n"
+        "    --replay-thread=yes|no    simulate the replay's batches of a multithreaded run on a second\n"
+        "                              host thread [yes]\n"
         "    --simulate-runtime=yes|no simulate the OpenMP runtime's own code (not deterministic) [no]\n"
         "    --simulate-wrappers=yes|no simulate the preload library's allocation wrappers where\n"
         "                              they run (--monitor=yes, OpenMP programs) [no]\n"
@@ -296,6 +313,7 @@ void post_clo_init() {
 
     Allocator a = tool_allocator();
     missworker::configure(g_miss_thread);
+    replayworker::configure(g_replay_thread);
     sim::g_config = g_cfg;
     InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
@@ -378,15 +396,20 @@ void post_clo_init() {
     ospgsvc::configure(g_ospg);
 }
 
-// fork() copies the calling thread only: the miss worker finishes
-// everything first, and the child knows it has none (forked_child).
-void before_fork(ThreadId) { missworker::sync(); }
+// fork() copies the calling thread only: the workers finish everything
+// first, and the child knows it has none (forked_child).
+void before_fork(ThreadId) {
+    missworker::sync();
+    replayworker::sync();
+}
 
 // fork(): the child continues with the parent's state and writes its own
 // outputs at its exit, under names with its own pid. A name without %p is
 // the parent's: the child leaves it alone (OutputFiles.h).
 void forked_child(ThreadId) {
+    hostthread::forked_child();
     missworker::forked_child();
+    replayworker::forked_child();
     outfiles::forked();
     if (!g_ospg_log_path) return;
     if (!outfiles::has_pid(g_ospg_log) && !g_output_overwrite) {
@@ -475,7 +498,10 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
         return True;
     }
     missworker::sync();
-    if (args[0] != OMPSIM_USERREQ_OMP_EVENT) replay::advance();
+    if (args[0] != OMPSIM_USERREQ_OMP_EVENT) {
+        replay::catch_up();
+        replayworker::sync();
+    }
     switch (args[0]) {
         case OMPSIM_USERREQ_START_COLLECTION:
             set_collecting(true);
@@ -597,6 +623,9 @@ void fini(Int /*exitcode*/) {
         VG_(dmsg)("miss thread: %llu L1 misses and dirty victims handed over\n", (ULong)missworker::pushed());
     omp::close_all();
     replay::finish();
+    replayworker::retire();
+    if (VG_(clo_verbosity) > 1)
+        VG_(dmsg)("replay thread: %llu batches handed over\n", (ULong)replayworker::batches());
     if (stream::spilled_chunks() && VG_(clo_verbosity) > 0)
         VG_(umsg)("note: the replay's event buffers reached --stream-buffer=%llu: %llu chunks of events went to a "
                   "temporary file in %s (at most %llu MiB); the profile is not affected\n",
@@ -674,6 +703,7 @@ void pre_clo_init() {
     g_stream_spill = true;
     g_simulate_wrappers = false;
     g_miss_thread = missworker::Mode::Auto;
+    g_replay_thread = true;
 }
 
 }  // namespace

@@ -1,0 +1,147 @@
+#include "HostThread.h"
+
+extern "C" {
+#include "pub_tool_vkiscnums.h"
+}
+
+namespace {
+
+long sys3(long n, long a, long b, long c) {
+    long r;
+    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+    return r;
+}
+long sys4(long n, long a, long b, long c, long d) {
+    long r;
+    register long r10 __asm__("r10") = d;
+    __asm__ volatile("syscall" : "=a"(r) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+    return r;
+}
+constexpr long kFutexWaitPrivate = 128, kFutexWakePrivate = 129;
+
+// The body of the thread being started: the clone trampoline calls
+// ompsim_host_thread_main(), which reads it (the parent writes it before
+// clone(), which orders the two).
+void (*g_body)();
+
+// The stacks of the threads spawned so far (a run starts at most one miss
+// worker and one replay worker; a forked child starts afresh).
+constexpr unsigned kMaxStacks = 8;
+struct Stack {
+    ompsim::uptr lo, hi;
+};
+Stack g_stacks[kMaxStacks];
+unsigned g_nstacks;
+
+}  // namespace
+
+extern "C" void ompsim_host_thread_main() { g_body(); }
+
+namespace ompsim {
+namespace hostthread {
+
+namespace {
+
+// clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+// CLONE_SYSVSEM) onto `stack_top`; the child calls the body and exits.
+// Returns the child's id or a negative errno.
+long clone_thread(void* stack_top) {
+    long ret;
+    register long r10 __asm__("r10") = 0;
+    register long r8 __asm__("r8") = 0;
+    __asm__ volatile(
+        "syscall\n\t"
+        "test %%rax, %%rax\n\t"
+        "jnz 1f\n\t"
+        "xor %%ebp, %%ebp\n\t"
+        "call ompsim_host_thread_main\n\t"
+        "mov %[exit], %%eax\n\t"
+        "xor %%edi, %%edi\n\t"
+        "syscall\n\t"
+        "hlt\n\t"
+        "1:\n\t"
+        : "=a"(ret)
+        : "a"(long(__NR_clone)), "D"(0x100L | 0x200L | 0x400L | 0x800L | 0x10000L | 0x40000L), "S"(stack_top),
+          "d"(0L), "r"(r10), "r"(r8), [exit] "i"(__NR_exit)
+        : "rcx", "r11", "memory");
+    return ret;
+}
+
+}  // namespace
+
+u32 cpus() {
+    u64 mask[16] = {};
+    long n = sys3(__NR_sched_getaffinity, 0, sizeof mask, reinterpret_cast<long>(mask));
+    u32 c = 0;
+    for (long i = 0; n > 0 && i < n / 8; ++i) c += u32(__builtin_popcountll(mask[i]));
+    return c;
+}
+
+bool spawn(void (*body)()) {
+    constexpr SizeT kStack = 256 << 10;
+    if (g_nstacks == kMaxStacks) return false;
+    char* stack = static_cast<char*>(VG_(malloc)("ompsim.hostthread", kStack));
+    uptr top = (reinterpret_cast<uptr>(stack) + kStack - 64) & ~uptr(15);
+    g_body = body;
+    // Every signal blocked while the thread is made: it inherits the mask.
+    u64 all = ~0ull, old = 0;
+    sys4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, reinterpret_cast<long>(&all), reinterpret_cast<long>(&old), 8);
+    long tid = clone_thread(reinterpret_cast<void*>(top));
+    sys4(__NR_rt_sigprocmask, 2, reinterpret_cast<long>(&old), 0, 8);
+    if (tid <= 0) {
+        VG_(free)(stack);
+        return false;
+    }
+    g_stacks[g_nstacks++] = Stack{reinterpret_cast<uptr>(stack), reinterpret_cast<uptr>(stack) + kStack};
+    return true;
+}
+
+// The request: 0 none, 1 waiting, 2 done (the spawned thread reads the
+// result and sets 0). One at a time: only one spawned thread runs at once
+// (the miss worker retires before the replay worker starts).
+volatile u32 g_request;
+namespace {
+SizeT g_req_bytes;  // alloc: bytes; free: 0
+void* g_req_ptr;    // free: the block; alloc: the result
+}  // namespace
+
+void serve_request() {
+    if (g_req_bytes)
+        g_req_ptr = VG_(malloc)("ompsim.cachesim", g_req_bytes);
+    else
+        VG_(free)(g_req_ptr);
+    __atomic_store_n(&g_request, 2u, __ATOMIC_RELEASE);
+}
+
+namespace {
+void* ask(SizeT bytes, void* p) {
+    g_req_bytes = bytes;
+    g_req_ptr = p;
+    __atomic_store_n(&g_request, 1u, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&g_request, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
+    void* r = g_req_ptr;
+    __atomic_store_n(&g_request, 0u, __ATOMIC_RELEASE);
+    return r;
+}
+}  // namespace
+
+void* alloc_from_main(SizeT bytes) { return ask(bytes ? bytes : 1, nullptr); }
+void free_from_main(void* p) { ask(0, p); }
+
+bool on_spawned_thread() {
+    uptr sp = reinterpret_cast<uptr>(__builtin_frame_address(0));
+    for (unsigned i = 0; i < g_nstacks; ++i)
+        if (sp - g_stacks[i].lo < g_stacks[i].hi - g_stacks[i].lo) return true;
+    return false;
+}
+
+void forked_child() { g_nstacks = 0; }
+
+void futex_wait(volatile u32* word, u32 expected) {
+    sys4(__NR_futex, reinterpret_cast<long>(word), kFutexWaitPrivate, expected, 0);
+}
+
+void futex_wake(volatile u32* word) { sys3(__NR_futex, reinterpret_cast<long>(word), kFutexWakePrivate, 1); }
+
+}  // namespace hostthread
+}  // namespace ompsim

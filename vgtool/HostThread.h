@@ -1,0 +1,56 @@
+// A second host thread inside the tool, for the simulation work that can
+// run beside the client (MissWorker.h, ReplayWorker.h).
+//
+// The thread is a raw clone() of the tool's process with every signal
+// blocked: the kernel never picks it for a signal (Valgrind's handlers would
+// not know it), it never runs Valgrind code and calls no function of
+// Valgrind's core, not even VG_(malloc) (the core is not thread-safe; the
+// main thread allocates on its behalf, ReplayWorker.h). It sleeps on a
+// futex when it has nothing to do.
+#ifndef OMPSIM_VGTOOL_HOSTTHREAD_H
+#define OMPSIM_VGTOOL_HOSTTHREAD_H
+
+#include "ValgrindApi.h"
+
+namespace ompsim {
+namespace hostthread {
+
+// CPUs this process may run on (sched_getaffinity): with one, a second
+// thread would only take turns with the first.
+u32 cpus();
+
+// Starts a thread that runs body() on a stack of its own and exits when it
+// returns (exit, not exit_group: the process goes on). False if clone()
+// failed. The stack is never freed: a thread that ended may still be on it
+// for its last instructions.
+bool spawn(void (*body)());
+
+// Whether the caller runs on a thread spawn() made (its stack).
+bool on_spawned_thread();
+// fork(): the child has none of the threads.
+void forked_child();
+
+// Memory for a spawned thread (the Allocator of the machine it drives,
+// ToolMain.cpp): it asks, and waits until the main thread, in serve(),
+// calls VG_(malloc) or VG_(free) for it. The machine allocates only on its
+// slow paths (a core's first access, a directory that grows), so the wait
+// is rare; the main thread serves wherever it waits for a worker and
+// wherever it hands one work.
+void* alloc_from_main(SizeT bytes);
+void free_from_main(void* p);
+// Main thread: does the pending request, if any. Cheap when there is none.
+extern volatile u32 g_request;  // 1 while a request waits
+void serve_request();
+inline void serve() {
+    if (__builtin_expect(__atomic_load_n(&g_request, __ATOMIC_ACQUIRE) == 1, 0)) serve_request();
+}
+
+// Sleeps while *word == expected (a spurious wake is possible), and wakes
+// one sleeper on word.
+void futex_wait(volatile u32* word, u32 expected);
+void futex_wake(volatile u32* word);
+
+}  // namespace hostthread
+}  // namespace ompsim
+
+#endif

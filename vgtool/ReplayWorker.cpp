@@ -1,0 +1,221 @@
+#include "ReplayWorker.h"
+
+#include "CoreSim.h"
+#include "DataStructures.h"
+#include "HostThread.h"
+
+namespace ompsim {
+namespace replayworker {
+
+namespace {
+
+enum : u32 { kBatch, kEnter, kRelocate };
+
+// One command, two to a host cache line; a relocation (120 bytes) goes in
+// g_relocs at the command's index. A batch is a turn's piece of up to
+// --quantum (1000) instructions, so commands are about a microsecond of the
+// worker's time apart.
+struct alignas(32) Command {
+    u32 kind;
+    u32 a, b;  // batch: events, quantum; enter: slot, core
+    u32 pad;
+    const Ev* ev;
+    u64 pad2;
+};
+static_assert(sizeof(Command) == 32, "two commands to a host cache line");
+constexpr u64 kRing = 1u << 12;
+// Idle turns (pause) before the worker sleeps, as MissWorker.cpp's.
+constexpr u32 kIdleTurns = 2048;
+
+struct alignas(64) Word {
+    volatile u64 v;
+};
+Word g_head;  // commands published by the main thread
+Word g_tail;  // commands the worker finished
+struct alignas(64) Flag {
+    volatile u32 v;
+};
+Flag g_sleeping;  // futex word: 1 while the worker waits for commands
+Flag g_stop;      // 1: leave; the worker answers 2 just before it exits
+
+Command* g_ring;
+StackRelocation* g_relocs;
+struct alignas(64) Producer {
+    u64 head;       // commands pushed
+    u64 tail_seen;  // g_tail as last read
+    u64 synced;     // head at the last sync()
+    u64 batches;
+};
+Producer g_p;
+bool g_configured = true;
+bool g_started;
+bool g_failed;  // the thread could not be made: the main thread simulates
+
+void worker_main() {
+    Command* const ring = g_ring;
+    u64 t = g_tail.v;  // start() set it (not 0 in a forked child)
+    u32 idle = 0;
+    for (;;) {
+        u64 h = __atomic_load_n(&g_head.v, __ATOMIC_ACQUIRE);
+        if (h == t) {
+            if (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE)) break;
+            if (++idle < kIdleTurns) {
+                __builtin_ia32_pause();
+                continue;
+            }
+            // The protocol of MissWorker.cpp: g_sleeping, then g_head, both
+            // sequentially consistent against the main thread's g_head,
+            // then g_sleeping.
+            __atomic_store_n(&g_sleeping.v, 1u, __ATOMIC_SEQ_CST);
+            if (__atomic_load_n(&g_head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&g_stop.v, __ATOMIC_SEQ_CST))
+                hostthread::futex_wait(&g_sleeping.v, 1);
+            __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
+            idle = 0;
+            continue;
+        }
+        idle = 0;
+        while (t != h) {
+            const Command& c = ring[t & (kRing - 1)];
+            switch (c.kind) {
+                case kBatch:
+                    coresim::simulate_batch(c.ev, c.a, c.b);
+                    break;
+                case kEnter:
+                    coresim::enter_core(c.a, c.b);
+                    break;
+                default:
+                    coresim::apply_relocation(g_relocs[t & (kRing - 1)]);
+                    break;
+            }
+            ++t;
+            // Each command is a batch's worth of work: publish at once, so
+            // that a sync() waits for no more than the last one.
+            __atomic_store_n(&g_tail.v, t, __ATOMIC_RELEASE);
+        }
+    }
+    __atomic_store_n(&g_stop.v, 2u, __ATOMIC_RELEASE);
+}
+
+bool start() {
+    if (!g_ring) {
+        void* p = VG_(malloc)("ompsim.replayworker", kRing * sizeof(Command) + 64);
+        g_ring = reinterpret_cast<Command*>((reinterpret_cast<uptr>(p) + 63) & ~uptr(63));
+        g_relocs = static_cast<StackRelocation*>(VG_(malloc)("ompsim.replayworker", kRing * sizeof(StackRelocation)));
+    }
+    // The counts go on from where they were (a forked child's chunks wait
+    // for counts of its parent's, EventStream.cpp).
+    g_head.v = g_tail.v = g_p.head;
+    g_p.tail_seen = g_p.synced = g_p.head;
+    g_stop.v = 0;
+    g_sleeping.v = 0;
+    if (!hostthread::spawn(worker_main)) return false;
+    g_started = true;
+    return true;
+}
+
+// Publishes and wakes a sleeping worker (sequentially consistent: see
+// worker_main()).
+void publish() {
+    __atomic_store_n(&g_head.v, g_p.head, __ATOMIC_SEQ_CST);
+    if (!__atomic_load_n(&g_sleeping.v, __ATOMIC_SEQ_CST)) return;
+    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
+    hostthread::futex_wake(&g_sleeping.v);
+}
+
+Command& slot() {
+    u64 h = g_p.head;
+    if (h - g_p.tail_seen >= kRing) {
+        while (h - (g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
+            hostthread::serve();
+            __builtin_ia32_pause();
+        }
+    }
+    hostthread::serve();
+    return g_ring[h & (kRing - 1)];
+}
+
+void push() {
+    ++g_p.head;
+    publish();
+}
+
+}  // namespace
+
+void configure(bool on) {
+    g_configured = on && hostthread::cpus() >= 2;
+}
+
+bool use() {
+    if (g_configured && !g_failed && coresim::direct_replay() && !ds::g_on) {
+        if (__builtin_expect(g_started, 1) || start()) return true;
+        g_failed = true;
+        return false;
+    }
+    sync();
+    return false;
+}
+
+void enter(u32 slot_index, u32 core) {
+    Command& c = slot();
+    c.kind = kEnter;
+    c.a = slot_index;
+    c.b = core;
+    push();
+}
+
+void relocate(const StackRelocation& r) {
+    Command& c = slot();
+    c.kind = kRelocate;
+    g_relocs[g_p.head & (kRing - 1)] = r;
+    push();
+}
+
+void batch(const Ev* ev, u32 n, u32 quantum) {
+    Command& c = slot();
+    c.kind = kBatch;
+    c.a = n;
+    c.b = quantum;
+    c.ev = ev;
+    push();
+    ++g_p.batches;
+}
+
+bool backlogged() {
+    if (g_p.head - g_p.tail_seen < kRing / 2) return false;
+    g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE);
+    return g_p.head - g_p.tail_seen >= kRing / 2;
+}
+
+void sync() {
+    if (g_p.head == g_p.synced) return;
+    publish();
+    while ((g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
+        hostthread::serve();
+        __builtin_ia32_pause();
+    }
+    g_p.synced = g_p.head;
+}
+
+void retire() {
+    sync();
+    if (!g_started) return;
+    __atomic_store_n(&g_stop.v, 1u, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
+    hostthread::futex_wake(&g_sleeping.v);
+    while (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
+    g_started = false;
+    g_failed = true;  // the end: whatever comes after runs on the main thread
+}
+
+void forked_child() {
+    // The worker is not in the child; before_fork() synced. The child makes
+    // its own when it replays again.
+    g_started = false;
+}
+
+u64 handed() { return g_p.head; }
+u64 finished() { return g_started ? __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE) : g_p.head; }
+u64 batches() { return g_p.batches; }
+
+}  // namespace replayworker
+}  // namespace ompsim
