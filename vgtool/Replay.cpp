@@ -77,6 +77,21 @@ enum class Step { Turn, Blocked, Idle, Stall, Yield, Pause };
 // advance() may pause (it is called while the client records); catch_up()
 // and finish() may not.
 bool g_may_pause;
+// Pauses only while the streams hold at most g_pause_bytes more than when
+// the replay last caught up with the recording (g_pause_base): the worker
+// is the slower of the two threads, so without a bound the recording ran
+// ahead until --stream-buffer (omp_loop 1024 40 with 4 threads: a peak of
+// 588 MiB instead of 129 MiB, and events spilled to a file). Wall time and
+// peak for omp_loop with the pause bounded at 16, 32 and 64 MiB of events
+// in all: 3.23 s and 131 MiB, 2.95 s and 125 MiB, 2.86 s and 141 MiB;
+// unbounded 2.92 s (3.63 s without the worker; medians of 3). A bound on
+// all the events stopped the pauses of omp_tasks, whose replay keeps
+// hundreds of MiB waiting in any case (its task order): 5.39 s against
+// 3.99 s unbounded (5.47 s without the worker; medians of 5). So the bound
+// is on what the pauses add: 64 MiB, or a quarter of --stream-buffer if
+// that is less.
+u64 g_pause_bytes;
+u64 g_pause_base;
 
 Slot* new_slot() {
     reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
@@ -618,7 +633,8 @@ Step run_slot(Slot* s) {
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
         }
-        if (g_may_pause && replayworker::backlogged()) return Step::Pause;
+        if (g_may_pause && replayworker::backlogged() && stream::bytes_in_use() < g_pause_base + g_pause_bytes)
+            return Step::Pause;
         if (u != relocated) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
@@ -642,6 +658,7 @@ void init(const Options& o) {
 
 void start(Unit* serial) {
     g_active = true;
+    g_pause_bytes = stream::bytes_limit() / 4 < (64ull << 20) ? stream::bytes_limit() / 4 : 64ull << 20;
     Slot* s = new_slot();
     s->team = serial->team;
     serial->team->forked = true;
@@ -652,7 +669,8 @@ void start(Unit* serial) {
 
 namespace {
 
-void run_rounds() {
+// False if it paused.
+bool run_rounds() {
     for (;;) {
         // One round: every slot from g_rr on gets the rest of its turn.
         u64 before = g_progress;
@@ -660,7 +678,7 @@ void run_rounds() {
         for (u32 n = 0; n < g_nslots; ++n) {
             Slot* s = g_slots[g_rr];
             Step r = run_slot(s);
-            if (r == Step::Pause) return;
+            if (r == Step::Pause) return false;
             if (r == Step::Stall) {
                 if (!g_forced) {
                     stalled = true;
@@ -698,13 +716,14 @@ void run_rounds() {
         if (g_progress == before) break;  // everything blocked or idle
         if (g_forced && stream::bytes_in_use() < stream::bytes_limit() / 2) g_forced = false;
     }
+    return true;
 }
 
 void run_replay(bool may_pause) {
     if (!g_active || g_in_advance) return;
     g_in_advance = true;
     g_may_pause = may_pause;
-    run_rounds();
+    if (run_rounds()) g_pause_base = stream::bytes_in_use();
     g_in_advance = false;
 }
 
