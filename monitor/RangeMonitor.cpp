@@ -743,6 +743,17 @@ void RangeMonitor::mark_all_small_segments() {
         if (pages_[i].page != kEmptyPage) mark_small_segments(pages_[i].page);
 }
 
+bool RangeMonitor::add_moves_counters(u32 id, u64 size) const {
+    if (id >= nstructs_) return false;
+    const Structure& s = structs_[id];
+    if (!s.counted || !s.res_lines || !s.hist) return false;  // no histogram to move
+    u64 maxb = max64(s.max_block, size);
+    unsigned shift = s.hist_shift;
+    while (((maxb - 1) >> shift) + 1 > kMonitorMaxBuckets) ++shift;
+    u32 nb = u32(((maxb - 1) >> shift) + 1);
+    return shift != s.hist_shift || nb > s.hist_cap;
+}
+
 bool RangeMonitor::add_range(u64 lo, u64 size, u32 id) {
     if (id >= nstructs_ || size == 0 || size >= kMonitorMaxRangeSize || lo + size < lo)
         return false;
@@ -1063,8 +1074,10 @@ const WholeEntry* RangeMonitor::find_whole(u64 addr, u32 slot) {
     return addr - s.e.lo < s.e.len ? &s : nullptr;
 }
 
-void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
-    if (!pages_) return;  // not initialised
+// The entry that covers addr for `thread`, found and put in the last-hit
+// cache (record_slow() and locate_slow(); the caller counts).
+inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread) {
+    if (!pages_) return nullptr;  // not initialised
     if (thread != cache_thread_) {
         flush_cache();
         cache_thread_ = thread;
@@ -1081,8 +1094,7 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
         if (addr - wide_[w].lo < wide_[w].len) {
             move_to_front(wide_, w);
             cache_[slot] = wide_[0];
-            if (wide_[0].s) bump(wide_[0], addr, idx, hstride_);
-            return;
+            return &wide_[0];
         }
     }
     // Bins mode: an entry covers one bin, so the whole intervals are kept
@@ -1107,10 +1119,21 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     // An entry whose row is the overflow row is not kept: it must look for a
     // free row again once the pool is refilled.
     if (e.len > kPageMask + 1 && !(e.s && e.row == &e.s->overflow)) push_front(wide_, kWideEntries, e);
-    if (e.s) {
-        bump(e, addr, idx, hstride_);
-        if (e.row == &e.s->overflow) e.len = 0;
-    }
+    return &e;
+}
+
+void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
+    mon::CacheEntry* e = entry_slow(addr, thread);
+    if (!e || !e->s) return;
+    bump(*e, addr, idx, hstride_);
+    if (e->row == &e->s->overflow) e->len = 0;
+}
+
+bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
+    mon::CacheEntry* e = entry_slow(addr, cache_thread_);
+    if (!e || !point(*e, addr, base, row, hist)) return false;
+    if (e->row == &e->s->overflow) e->len = 0;
+    return true;
 }
 
 void RangeMonitor::record_extra(u64 addr, u32 mask) {

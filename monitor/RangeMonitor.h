@@ -237,6 +237,11 @@ public:
     // structures (free, munmap, forget); structures and counts stay. Returns
     // how many were removed.
     u32 remove_range(u64 lo, MonitorRangeClass which = kAllRanges);
+    // Whether add_range() of `size` bytes for structure `id` may move the
+    // structure's counters (a lines-mode histogram that must grow), which
+    // locate_current()'s pointers would then miss. add_structure() may move
+    // every structure's overflow row; remove_range() moves nothing.
+    bool add_moves_counters(u32 id, u64 size) const;
     // Removes every range overlapping [lo, lo+size); returns how many.
     u32 remove_ranges_in(u64 lo, u64 size);
     // Call when `thread` is created or scheduled (Valgrind's
@@ -257,6 +262,13 @@ public:
     // (it flushes the cache on a change). Saves a load, three compares and
     // a clamp per access: memcopy's byte-wise copies cost 1.21x without.
     inline void record_current(u64 addr, AccessKind kind, unsigned depth);
+    // For a reference of the current thread whose depth is found later, on
+    // another host thread (vgtool/MissWorker.h): where record_current()
+    // would count it, instead of counting it. *row and *hist (null: no
+    // histogram) point at the counters of depth 0 for `kind`; depth d's is
+    // [d]. They stay valid until the ranges, the histograms' sizes or the
+    // thread change. False: no counted structure holds addr.
+    inline bool locate_current(u64 addr, AccessKind kind, u64** row, u64** hist);
     void set_current_thread(u32 thread);
     // Events of the current thread at addr: bit e of `mask` counts one in
     // extra counter e (MonitorExtra). Not histogrammed; rare enough that a
@@ -316,6 +328,9 @@ private:
     void flush_cache();
     void invalidate(u64 lo, u64 hi);
     void record_slow(u64 addr, u32 idx, u32 thread);
+    bool locate_slow(u64 addr, u32 base, u64** row, u64** hist);
+    inline mon::CacheEntry* entry_slow(u64 addr, u32 thread);
+    inline bool point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const;
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
     void narrow_to_bin(mon::CacheEntry& e, u64 addr, u64 range_size) const;
     const mon::WholeEntry* find_whole(u64 addr, u32 slot);
@@ -416,6 +431,21 @@ inline bool RangeMonitor::cached(u64 addr, u32 idx) {
 inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned depth) {
     u32 idx = (u32(kind) - 1u) * dstride_ + depth;
     if (!cached(addr, idx)) record_slow(addr, idx, cache_thread_);
+}
+
+inline bool RangeMonitor::point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const {
+    if (!e.s) return false;
+    *row = e.row->served + base;
+    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + ((addr - e.base) >> e.shift) * hstride_ + base : nullptr;
+    return true;
+}
+
+inline bool RangeMonitor::locate_current(u64 addr, AccessKind kind, u64** row, u64** hist) {
+    u32 base = (u32(kind) - 1u) * dstride_;
+    const mon::CacheEntry& e = cache_[mon::cache_slot(addr)];
+    const mon::CacheEntry& w = addr - e.lo < e.len ? e : wide_[0];
+    if (addr - w.lo < w.len) return point(w, addr, base, row, hist);
+    return locate_slow(addr, base, row, hist);
 }
 
 inline void RangeMonitor::record(u64 addr, AccessKind kind, unsigned depth, u32 thread) {

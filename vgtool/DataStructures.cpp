@@ -1,6 +1,8 @@
 #include "DataStructures.h"
+
 #include "IdMap.h"
 #include "Instrumenter.h"
+#include "MissWorker.h"
 
 #include <stddef.h>
 
@@ -279,6 +281,7 @@ void heap_alloc(ThreadId tid, Addr p, SizeT n) {
 
     SiteNode* site = static_cast<SiteNode*>(VG_(OSetGen_Lookup)(g_sites, &key));
     if (!site) {
+        missworker::sync();  // a new structure may move the others' overflow rows
         site = static_cast<SiteNode*>(VG_(OSetGen_AllocNode)(g_sites, sizeof(SiteNode)));
         site->key = key;
         site->sid = g_mon.add_structure(false);
@@ -304,6 +307,7 @@ void heap_alloc(ThreadId tid, Addr p, SizeT n) {
     // A block at an address that is still live (a missed free) is replaced.
     heap_free(p);
     g_blocks.put(p, reinterpret_cast<void*>(Addr(site->sid) + 1));
+    if (g_mon.add_moves_counters(site->sid, n)) missworker::sync();
     g_mon.add_range(p, n, site->sid);
 }
 

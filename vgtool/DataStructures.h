@@ -47,6 +47,12 @@ inline void record_flags(u64 addr, AccessKind kind, u32 r) {
 }
 // A translation of the page of addr that missed DTLB1 (depth 1) or every
 // TLB level of two (depth 2).
+// Where a reference of the current thread at addr counts, for the miss
+// worker to add its depth later (RangeMonitor::locate_current()); false
+// if nothing counts it.
+inline bool locate(u64 addr, AccessKind kind, ULong** row, ULong** hist) {
+    return g_on && g_mon.locate_current(addr, kind, reinterpret_cast<u64**>(row), reinterpret_cast<u64**>(hist));
+}
 inline void record_tlb(u64 addr, u32 depth) {
     if (g_on) g_mon.record_extra(addr, (1u << kExtraTlb1Miss) | (depth > 1 ? 1u << kExtraTlb2Miss : 0u));
 }

@@ -360,7 +360,8 @@ void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
 
 void instrument_monitor_started() {
     if (!g_cfg.fast_helpers) return;
-    missworker::retire();  // the monitor needs each access's depth at once
+    // The miss worker goes on: the monitored helpers hand it each miss's
+    // counters (a client request, which waited for it, turned the monitor on).
     g_cfg.fast_helpers = false;
     g_cfg.helpers = sim::fast_helpers(true);
     VG_(discard_translations_safely)((Addr)0x1000, ~(SizeT)0xfff, "ompsim");

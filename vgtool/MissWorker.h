@@ -1,17 +1,20 @@
 // The levels below L1 on a second host thread (--miss-thread).
 //
 // While one core runs alone on the short miss path (one core, LRU
-// write-back L1, no prefetcher, TLB, monitor or miss classification), an
-// L1 miss of the one-core helpers (SimHelpers.cpp) needs nothing from the
-// levels below it to go on: L1 fills the line and picks its victim itself.
-// So the main thread hands the rest of the miss (the search of L2 and L3,
-// their fills and write-backs, L1's dirty victim, the served count of the
-// cost centre) to a worker thread through a ring, in program order, and
-// carries on. The worker runs only cachesim code on machine state the main
-// thread does not touch meanwhile; before the main thread reads or changes
-// any of it (a line that straddles, a client request, another thread, the
-// end) it calls sync(). The simulation is the same, reference by
-// reference: documents are byte-identical with and without the worker.
+// write-back L1, no prefetcher, TLB or miss classification), an L1 miss of
+// the one-core helpers (SimHelpers.cpp) needs nothing from the levels below
+// it to go on: L1 fills the line and picks its victim itself. So the main
+// thread hands the rest of the miss (the search of L2 and L3, their fills
+// and write-backs, L1's dirty victim, the served count of the cost centre,
+// and with the monitor the counters of the structure the reference falls
+// in) to a worker thread through a ring, in program order, and carries on.
+// The worker runs only cachesim code on machine state the main thread does
+// not touch meanwhile, and keeps the counts it finds apart until sync();
+// before the main thread reads or changes any of it (a client request, a
+// mapping coming or going, a heap block that moves the monitor's counters,
+// another thread, the end) it calls sync(). The simulation is the same,
+// reference by reference: documents are byte-identical with and without
+// the worker.
 //
 // Handing a miss over costs the main thread a few nanoseconds (the ring's
 // lines move between the host's cores), as much as an L2 hit costs to
@@ -39,9 +42,8 @@ enum class Mode { Off, On, Auto };
 void configure(Mode m);
 
 // Whether the helpers may hand misses over at all: the one-core fast
-// helpers without the monitor on the short miss path
-// (sim::fast_helpers_may_hand_misses()). Called once, when post_clo_init()
-// chooses the helpers; retire() ends it.
+// helpers on the short miss path (sim::fast_helpers_may_hand_misses()).
+// Called once, when post_clo_init() chooses the helpers; retire() ends it.
 void set_eligible(bool on);
 
 // True while L1 misses go to the worker (read by the helpers on every miss).
@@ -54,6 +56,11 @@ extern bool g_watching;
 // write back after it (CoherentMachine::finish_miss()); the depth that
 // serves it is counted in served[depth].
 void push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
+
+// With the monitor, right after push() for a reference in a counted
+// structure: its counters for the reference's kind (RangeMonitor::
+// locate_current()), to which the worker adds the depth found.
+void push_counters(ULong* row, ULong* hist);
 
 // A miss the main thread finished itself, served at `depth`: auto mode's
 // count, out of line only while it watches (matmul's 64 M misses call this).

@@ -237,8 +237,10 @@ inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
 // is moved to the front here (what CoherentMachine::access_slow() does
 // first, without the two calls on the way there: stencil, whose three rows
 // share their sets, spent 28 % of its samples on that path); anything else
-// goes to the machine. Returns depth | flags, but 0 for a miss handed to
-// the miss worker (MissWorker.h), which counts the depth in `served`.
+// goes to the machine. Returns depth | flags, but kHandedOver for a miss
+// handed to the miss worker (MissWorker.h), which counts the depth in
+// `served` (and, after hand_counters(), in the monitor's counters).
+constexpr u32 kHandedOver = 1u << 30;
 __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc,
                                         ULong* served) {
     if (l.lru && (kind != kWrite || l.write_back)) {
@@ -248,8 +250,9 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
             // 4.14 s instead of 3.84 s with the worker in use.
             u64 victim;
             if (missworker::g_async) {
-                if (!g_machine.view_rest_l1(l, kind, b, &victim)) missworker::push(kind, b, victim, served);
-                return 0;
+                if (g_machine.view_rest_l1(l, kind, b, &victim)) return 0;
+                missworker::push(kind, b, victim, served);
+                return kHandedOver;
             }
             u32 r = g_machine.view_rest_shifting(l, kind, b);
             if (r) missworker::note_miss_here(r);
@@ -288,18 +291,36 @@ inline void fast_fetch1(InstrInfo* n) {
     cc->ir++;
     fast_fetch_line(cc, n->addr >> g_lb, n->addr);
 }
-// Lines first..last of a data access of kind K while the miss worker is
-// on (an LRU write-back D1, so every line may take fast_rest()).
-template <AccessKind K>
-__attribute__((noinline)) void fast_lines(ULong* served, u64 first, u64 last, Addr pc) {
+// The monitor's record of a reference at `a` that L1 missed: at once, or,
+// for a miss handed to the miss worker, its counters, to which the worker
+// adds the depth.
+inline void record_miss(Addr a, AccessKind kind, u32 r) {
+    if (!(r & kHandedOver)) {
+        ds::record_flags(a, kind, r);
+        return;
+    }
+    ULong *row, *hist;
+    if (ds::locate(a, kind, &row, &hist)) missworker::push_counters(row, hist);
+}
+
+// Lines of a data access of kind K at `a` while the miss worker is on (an
+// LRU write-back D1, so every line may take fast_rest()). Mon: recorded
+// line by line as hier_lines() does (the first at `a`).
+template <AccessKind K, bool Mon>
+__attribute__((noinline)) void fast_lines(ULong* served, Addr a, UWord size, Addr pc) {
+    u64 first = a >> g_lb, last = (a + size - 1) >> g_lb;
     for (u64 b = first; b <= last; ++b) {
+        Addr at = b == first ? a : b << g_lb;
         u64* k = mru_key(g_fd, b);
         if (repl::key_matches(*k, b)) {
             if (K == kWrite) *k |= 1;
             g_fd.refs[K]++;
+            if (Mon) ds::record(at, K, 0);
             continue;
         }
-        count(served, fast_rest(g_fd, K, b, pc, served) & kDepthMask);
+        u32 r = fast_rest(g_fd, K, b, pc, served);
+        count(served, r & kDepthMask);
+        if (Mon) record_miss(at, K, r);
     }
 }
 
@@ -321,8 +342,8 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
         // would need it idle first; each line takes the path of a
         // single-line access instead (the same simulation on this
         // configuration: CoherentSingleCore.ShiftingViewSearchMatchesAccess).
-        if (!Mon && missworker::g_async) {
-            fast_lines<K>(served, b, (a + size - 1) >> g_lb, n->addr);
+        if (missworker::g_async) {
+            fast_lines<K, Mon>(served, a, size, n->addr);
             return;
         }
         hier_lines(K, served, a, size, n->addr);
@@ -371,7 +392,7 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     }
     u32 r = fast_rest(g_fd, K, b, n->addr, served);
     count(served, r & kDepthMask);
-    if (Mon) ds::record_flags(a, K, r);
+    if (Mon) record_miss(a, K, r);
 }
 template <bool Mon>
 inline void fast_read(InstrInfo* n, Addr a, UWord size) { fast_data<kRead, Mon>(n, a, size); }

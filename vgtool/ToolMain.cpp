@@ -364,7 +364,7 @@ void post_clo_init() {
         if (!sim::g_tlb_on && !g_ds.classify && !g_ds.reuse && sim::fast_helpers_ready()) {
             ic.helpers = sim::fast_helpers(g_ds.enabled);
             ic.fast_helpers = !g_ds.enabled;
-            missworker::set_eligible(!g_ds.enabled && sim::fast_helpers_may_hand_misses());
+            missworker::set_eligible(sim::fast_helpers_may_hand_misses());
         }
     }
     instrument_init(ic);
@@ -497,7 +497,9 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
         *ret = ds::tracks_heap() ? 1 : 0;
         return True;
     }
-    missworker::sync();
+    // A heap block coming or going moves none of the monitor's counters the
+    // miss worker may hold, but for the cases ds::heap_alloc() waits for.
+    if (!heap) missworker::sync();
     if (args[0] != OMPSIM_USERREQ_OMP_EVENT) {
         replay::catch_up();
         replayworker::sync();
@@ -588,10 +590,16 @@ void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 void pre_deliver_signal(ThreadId tid, Int sig, Bool) { termination::pre_deliver_signal(tid, sig); }
 
 void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
+// A mapping's globals come and go as structures: the miss worker may hold
+// counts for a structure's rows (MissWorker.h).
 void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
+    missworker::sync();
     ds::new_mapping(a, len, di_handle);
 }
-void die_mem_munmap(Addr a, SizeT len) { ds::unmapped(a, len); }
+void die_mem_munmap(Addr a, SizeT len) {
+    missworker::sync();
+    ds::unmapped(a, len);
+}
 void start_client_code(ThreadId tid, ULong) {
     omp::thread_running(tid);
     if (!omp::streaming()) ds::set_thread(tid);

@@ -10,7 +10,8 @@
 # a second thread (omp_sum: the replay takes over), a named range that
 # switches the monitor on (unmap_structure), a client killed by a signal
 # (proc_life kill-self), and auto mode's switch to the worker (ptrchase with
-# a 64 KiB L2: nearly every L1 miss goes to L3).
+# a 64 KiB L2: nearly every L1 miss goes to L3); and with --monitor=yes,
+# where the worker adds each miss's depth to its structure's counters.
 runner=$1 progs=$2
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -58,6 +59,13 @@ same containers yes "$progs/containers"
 same clreq yes --collect-atstart=no "$progs/clreq"
 same fork yes "$progs/proc_life" fork "$progs/small"
 same monitor_on yes "$progs/unmap_structure"
+# With the monitor: each miss's structure counters go to the worker with the
+# miss (a 25-bin histogram, buckets of 4 lines), lines that straddle, and
+# heap blocks coming and going between the misses.
+same monitor_chase auto --monitor=yes --histogram-bins=25 --L2=64K,8,64 "$progs/ptrchase"
+same monitor_lines yes --monitor=yes --histogram-lines=4 "$progs/stencil"
+same monitor_memops yes --monitor=yes --histogram-bins=25 "$progs/memops"
+same monitor_heap yes --monitor=yes --histogram-bins=25 "$progs/containers"
 OMP_NUM_THREADS=2 same openmp - "$progs/omp_fixed_work"
 # Killed by SIGSEGV (sent to itself) while the worker holds misses: the
 # document written at the end is still the same (status 128 + 11).

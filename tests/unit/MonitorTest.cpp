@@ -483,6 +483,121 @@ TEST(Monitor, RecordCurrentEqualsRecord) {
     }
 }
 
+// The miss worker's way (vgtool/MissWorker.h): locate_current() names the
+// counters of a reference whose depth comes later, and the depth's counter
+// is incremented up to 300 references afterwards (the worker lags). Counts
+// equal record_current()'s, with a 25-bin histogram, in lines mode, and
+// across thread changes (each of which waits for the lagging increments, as
+// the tool's sync() does before the thread changes).
+static void locate_matches_record(const MonitorConfig& cfg) {
+    M a(cfg), b(cfg);
+    u32 ids[2][3];
+    for (int k = 0; k < 2; ++k) {
+        RangeMonitor& m = k ? b.m : a.m;
+        ids[k][0] = m.add_structure(false);
+        ids[k][1] = m.add_structure(false);
+        ids[k][2] = m.add_structure(true);
+        ASSERT_TRUE(m.add_range(0x100000, 1 << 20, ids[k][0]));
+        ASSERT_TRUE(m.add_range(0x300040, 4000, ids[k][1]));
+        ASSERT_TRUE(m.add_range(0x180000, 100000, ids[k][2]));
+    }
+    struct Late {
+        u64* row;
+        u64* hist;
+        unsigned depth;
+    };
+    std::vector<Late> late;
+    auto drain = [&](size_t keep) {
+        while (late.size() > keep) {
+            Late l = late.front();
+            late.erase(late.begin());
+            ++l.row[l.depth];
+            if (l.hist) ++l.hist[l.depth];
+        }
+    };
+    std::mt19937_64 rng(11);
+    u32 thread = 1;
+    a.m.set_current_thread(thread);
+    b.m.set_current_thread(thread);
+    size_t lag = 0;
+    u64 located = 0;
+    for (int i = 0; i < 200000; ++i) {
+        if (i % 5000 == 0) {
+            drain(0);
+            thread = 1 + u32(rng() % 3);
+            for (M* x : {&a, &b}) {
+                x->m.prepare_thread(thread);
+                x->m.set_current_thread(thread);
+            }
+            lag = rng() % 301;
+        }
+        u64 addr = i % 3 == 0 ? 0x100000 + rng() % (1 << 20)
+                 : i % 3 == 1 ? 0x300000 + rng() % 8192
+                              : 0x100000 + (u64(i) * 72) % (1 << 20);
+        AccessKind kind = rng() & 1 ? kRead : kWrite;
+        unsigned depth = unsigned(rng() % 3);
+        a.m.record_current(addr, kind, depth);
+        u64 *row = nullptr, *hist = nullptr;
+        if (b.m.locate_current(addr, kind, &row, &hist)) {
+            late.push_back(Late{row, hist, depth});
+            ++located;
+        }
+        drain(lag);
+    }
+    drain(0);
+    EXPECT_GT(located, 100000u);
+    for (int j = 0; j < 3; ++j) {
+        u32 x = ids[0][j], y = ids[1][j];
+        EXPECT_GT(a.total(x), 0u);
+        ASSERT_EQ(a.m.buckets(x), b.m.buckets(y));
+        for (int k = 0; k < 2; ++k)
+            for (unsigned d = 0; d <= 2; ++d) {
+                EXPECT_EQ(a.m.served(x, k, d), b.m.served(y, k, d));
+                for (u32 t = 0; t < a.m.threads_seen(x); ++t)
+                    EXPECT_EQ(a.m.served_thread(x, t, k, d), b.m.served_thread(y, t, k, d));
+                for (u32 bk = 0; bk < a.m.buckets(x); ++bk)
+                    EXPECT_EQ(a.m.bucket_served(x, bk, k, d), b.m.bucket_served(y, bk, k, d));
+            }
+    }
+}
+
+TEST(Monitor, LocateThenCountLaterEqualsRecord) {
+    locate_matches_record(config(2, 0, 25));
+    locate_matches_record(config(2, 4, 0));
+}
+
+// add_moves_counters() says beforehand when add_range() moves a
+// structure's counters (the tool then waits for the miss worker): in lines
+// mode a histogram grows with bigger blocks, by doubling and by coarser
+// buckets; bins mode and static mode never move them.
+TEST(Monitor, AddMovesCountersPredictsMoves) {
+    for (int mode = 0; mode < 3; ++mode) {
+        M m(mode == 0 ? config(2, 1, 0) : mode == 1 ? config(2, 0, 25) : config(2));
+        u32 id = m.m.add_structure(false);
+        ASSERT_TRUE(m.m.add_range(0x1000000, 256, id));
+        m.m.set_current_thread(1);
+        std::mt19937_64 rng(3);
+        u32 moves = 0;
+        u64 lo = 0x2000000;
+        for (int i = 0; i < 300; ++i) {
+            u64 size = 64 + rng() % (u64(64) << (i / 20));  // blocks growing over time
+            u64 *row0, *hist0, *row1, *hist1;
+            ASSERT_TRUE(m.m.locate_current(0x1000000 + 64, kRead, &row0, &hist0));
+            bool predicted = m.m.add_moves_counters(id, size);
+            ASSERT_TRUE(m.m.add_range(lo, size, id));
+            lo += size + 4096;
+            ASSERT_TRUE(m.m.locate_current(0x1000000 + 64, kRead, &row1, &hist1));
+            EXPECT_EQ(row0, row1);
+            EXPECT_EQ(predicted, hist0 != hist1) << "mode " << mode << " block " << i << " of " << size;
+            moves += predicted;
+        }
+        if (mode == 0)
+            EXPECT_GT(moves, 3u);
+        else
+            EXPECT_EQ(moves, 0u);
+    }
+}
+
 // Without prepare_thread() between threads the pool can run dry: the
 // accesses then go to the kMonitorNoThread row, and totals stay exact.
 TEST(Monitor, RowPoolStarvation) {
