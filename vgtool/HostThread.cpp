@@ -137,6 +137,60 @@ bool on_spawned_thread() {
 
 void forked_child() { g_nstacks = 0; }
 
+namespace {
+// Idle turns (pause) before a worker sleeps, about 0.1 ms: sleeping sooner
+// made the main thread wake the miss worker at nearly every publication
+// (256 turns and every 512 entries: chase 3.73 s -> 4.16 s, containers
+// 2.58 s -> 3.11 s, for a third less CPU time).
+constexpr u32 kIdleTurns = 2048;
+}  // namespace
+
+bool Doorbell::wait_for_work(u64 t, u64* h) {
+    u32 idle = 0;
+    for (;;) {
+        u64 x = __atomic_load_n(&head.v, __ATOMIC_ACQUIRE);
+        if (x != t) {
+            *h = x;
+            return true;
+        }
+        if (__atomic_load_n(&stop.v, __ATOMIC_ACQUIRE)) return false;
+        if (++idle < kIdleTurns) {
+            __builtin_ia32_pause();
+            continue;
+        }
+        __atomic_store_n(&sleeping.v, 1u, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&stop.v, __ATOMIC_SEQ_CST))
+            futex_wait(&sleeping.v, 1);
+        __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
+        idle = 0;
+    }
+}
+
+void Doorbell::publish(u64 h, bool fenced) {
+    if (fenced) {
+        __atomic_store_n(&head.v, h, __ATOMIC_SEQ_CST);
+        if (!__atomic_load_n(&sleeping.v, __ATOMIC_SEQ_CST)) return;
+    } else {
+        __atomic_store_n(&head.v, h, __ATOMIC_RELEASE);
+        if (!__atomic_load_n(&sleeping.v, __ATOMIC_RELAXED)) return;
+    }
+    __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
+    futex_wake(&sleeping.v);
+}
+
+void Doorbell::stop_worker() {
+    __atomic_store_n(&stop.v, 1u, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
+    futex_wake(&sleeping.v);
+    while (__atomic_load_n(&stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
+}
+
+void Doorbell::reset(u64 at) {
+    head.v = tail.v = at;
+    stop.v = 0;
+    sleeping.v = 0;
+}
+
 void futex_wait(volatile u32* word, u32 expected) {
     sys4(__NR_futex, reinterpret_cast<long>(word), kFutexWaitPrivate, expected, 0);
 }

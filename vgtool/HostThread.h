@@ -50,6 +50,38 @@ inline void serve() {
 void futex_wait(volatile u32* word, u32 expected);
 void futex_wake(volatile u32* word);
 
+// Where a worker and the main thread meet: how much work the main thread
+// has published (head) and the worker has finished (tail), whether the
+// worker sleeps, whether it is to stop. Each word on a host cache line of
+// its own: one thread writes it, the other reads it.
+struct Doorbell {
+    struct alignas(64) Word {
+        volatile u64 v;
+    };
+    struct alignas(64) Flag {
+        volatile u32 v;
+    };
+    Word head;
+    Word tail;
+    Flag sleeping;  // futex word: 1 while the worker sleeps
+    Flag stop;      // 1: leave; the worker answers 2 just before it exits
+
+    // Worker: waits until head differs from t and returns it in *h; false
+    // when told to stop. It spins, then sleeps on the futex: it stores
+    // `sleeping`, then reads `head`, both sequentially consistent, as the
+    // main thread does the other way round in publish(fenced), so either
+    // the worker sees the new head or the main thread sees it sleep.
+    bool wait_for_work(u64 t, u64* h);
+    void finish(u64 t) { __atomic_store_n(&tail.v, t, __ATOMIC_RELEASE); }
+    void exiting() { __atomic_store_n(&stop.v, 2u, __ATOMIC_RELEASE); }
+    // Main thread: publishes `h` and wakes a sleeping worker. Unfenced, a
+    // wake can be missed; the next fenced publication makes up for it.
+    void publish(u64 h, bool fenced);
+    // Main thread: tells the worker to leave and waits until it has.
+    void stop_worker();
+    void reset(u64 at);
+};
+
 }  // namespace hostthread
 }  // namespace ompsim
 

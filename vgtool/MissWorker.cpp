@@ -29,25 +29,12 @@ constexpr u64 kRing = 1u << 14;  // 256 KiB
 // --miss-thread=yes: 6.3 s against 2.4 s); every 128 rather than 64:
 // stencil 1024 40 1.62 s -> 1.54 s, memcopy 200 3.79 s -> 3.62 s.
 constexpr u64 kPublish = 128;
-// Idle turns (pause) before the worker sleeps, about 0.1 ms: sleeping
-// sooner made the main thread wake it at nearly every publication (256
-// turns and every 512 entries: chase 3.73 s -> 4.16 s, containers 2.58 s
-// -> 3.11 s, for a third less CPU time).
-constexpr u32 kIdleTurns = 2048;
-
-// Each on its own host cache line: written by one thread, read by the other.
-struct alignas(64) Word {
-    volatile u64 v;
-};
-Word g_head;      // entries published by the main thread
-Word g_tail;      // entries the worker finished
-Word g_done;      // worker: misses run, of which `g_deep` went beyond L2
-Word g_deep;
-struct alignas(64) Flag {
-    volatile u32 v;
-};
-Flag g_sleeping;  // futex word: 1 while the worker waits for entries
-Flag g_stop;      // 1: leave; the worker answers 2 just before it exits
+// Entries published and finished, the worker's sleep and stop.
+hostthread::Doorbell g_bell;
+// Worker: misses run, of which `g_deep` went beyond L2 (each word on a host
+// cache line of its own).
+hostthread::Doorbell::Word g_done;
+hostthread::Doorbell::Word g_deep;
 
 Entry* g_ring;
 // The main thread's own variables, on a host cache line of their own: the
@@ -56,7 +43,7 @@ Entry* g_ring;
 // core at every entry cost containers 25 % (3.1 s against 2.5 s).
 struct alignas(64) Producer {
     u64 head;     // entries pushed
-    u64 tail_seen;  // g_tail as last read
+    u64 tail_seen;  // the worker's tail as last read
     u64 synced;   // head at the last sync()
 };
 Producer g_p;
@@ -102,35 +89,14 @@ void flush_pending() {
 }
 
 // The worker's body (hostthread::spawn()): runs entries as they are
-// published, sleeps on g_sleeping when there are none for a while.
+// published, sleeps when there are none for a while (Doorbell).
 void worker_main() {
     CoherentMachine& m = sim::g_machine;
     Entry* const ring = g_ring;
     Pending* const pending = g_pending;
-    u64 t = 0, misses = 0, deep = 0;
+    u64 t = 0, misses = 0, deep = 0, h;
     u32 k = 0;  // the depth of the last miss
-    u32 idle = 0;
-    for (;;) {
-        u64 h = __atomic_load_n(&g_head.v, __ATOMIC_ACQUIRE);
-        if (h == t) {
-            if (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE)) break;
-            if (++idle < kIdleTurns) {
-                __builtin_ia32_pause();
-                continue;
-            }
-            // Sleep until the main thread publishes. Where it then waits
-            // (sync(), a full ring) it reads g_sleeping after storing
-            // g_head, both sequentially consistent, so either it sees 1 and
-            // wakes us or we see its new g_head here; its periodic
-            // publications may miss us, and the next one wakes us.
-            __atomic_store_n(&g_sleeping.v, 1u, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&g_head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&g_stop.v, __ATOMIC_SEQ_CST))
-                hostthread::futex_wait(&g_sleeping.v, 1);
-            __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-            idle = 0;
-            continue;
-        }
-        idle = 0;
+    while (g_bell.wait_for_work(t, &h)) {
         while (t != h) {
             const Entry& e = ring[t & (kRing - 1)];
             u32 kind = u32(e.bk & 3);
@@ -152,9 +118,9 @@ void worker_main() {
         }
         __atomic_store_n(&g_deep.v, deep, __ATOMIC_RELAXED);
         __atomic_store_n(&g_done.v, misses, __ATOMIC_RELAXED);
-        __atomic_store_n(&g_tail.v, t, __ATOMIC_RELEASE);
+        g_bell.finish(t);
     }
-    __atomic_store_n(&g_stop.v, 2u, __ATOMIC_RELEASE);
+    g_bell.exiting();
 }
 
 bool start() {
@@ -166,30 +132,19 @@ bool start() {
 }
 
 // Publishes the entries pushed so far and wakes a sleeping worker.
-// `fenced`: sequentially consistent, as the worker's protocol needs (it
-// sets g_sleeping, then reads g_head), so the wake cannot be missed. The
-// periodic publishing in put() goes without the barrier, which waits for
+// `fenced`: sequentially consistent, as the worker's protocol needs
+// (Doorbell), so the wake cannot be missed. The periodic publishing in put() goes without the barrier, which waits for
 // every store before it (memcopy 200: 3.85 s with it, 3.74 s without,
 // medians of 3); a wake missed there is caught by the next publication,
 // and every wait of the main thread (sync(), a full ring) publishes fenced
 // first.
-void publish(bool fenced) {
-    if (fenced) {
-        __atomic_store_n(&g_head.v, g_p.head, __ATOMIC_SEQ_CST);
-        if (!__atomic_load_n(&g_sleeping.v, __ATOMIC_SEQ_CST)) return;
-    } else {
-        __atomic_store_n(&g_head.v, g_p.head, __ATOMIC_RELEASE);
-        if (!__atomic_load_n(&g_sleeping.v, __ATOMIC_RELAXED)) return;
-    }
-    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    hostthread::futex_wake(&g_sleeping.v);
-}
+void publish(bool fenced) { g_bell.publish(g_p.head, fenced); }
 
 inline void put(u64 bk, ULong* served) {
     u64 h = g_p.head;
     if (h - g_p.tail_seen >= kRing) {
         publish(true);
-        while (h - (g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
+        while (h - (g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
             hostthread::serve();  // (the lower halves have not been seen to allocate)
             __builtin_ia32_pause();
         }
@@ -279,7 +234,7 @@ void watch_miss(u32 depth) {
 void sync() {
     if (g_p.head == g_p.synced) return;
     publish(true);
-    while ((g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
+    while ((g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
         hostthread::serve();
         __builtin_ia32_pause();
     }
@@ -291,10 +246,7 @@ void retire() {
     sync();
     stop_using();
     if (!g_started) return;
-    __atomic_store_n(&g_stop.v, 1u, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    hostthread::futex_wake(&g_sleeping.v);
-    while (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
+    g_bell.stop_worker();
     g_started = false;
 }
 

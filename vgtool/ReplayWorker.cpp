@@ -24,25 +24,14 @@ struct alignas(32) Command {
 };
 static_assert(sizeof(Command) == 32, "two commands to a host cache line");
 constexpr u64 kRing = 1u << 12;
-// Idle turns (pause) before the worker sleeps, as MissWorker.cpp's.
-constexpr u32 kIdleTurns = 2048;
-
-struct alignas(64) Word {
-    volatile u64 v;
-};
-Word g_head;  // commands published by the main thread
-Word g_tail;  // commands the worker finished
-struct alignas(64) Flag {
-    volatile u32 v;
-};
-Flag g_sleeping;  // futex word: 1 while the worker waits for commands
-Flag g_stop;      // 1: leave; the worker answers 2 just before it exits
+// Commands published and finished, the worker's sleep and stop.
+hostthread::Doorbell g_bell;
 
 Command* g_ring;
 StackRelocation* g_relocs;
 struct alignas(64) Producer {
     u64 head;       // commands pushed
-    u64 tail_seen;  // g_tail as last read
+    u64 tail_seen;  // the worker's tail as last read
     u64 synced;     // head at the last sync()
     u64 batches;
 };
@@ -53,27 +42,8 @@ bool g_failed;  // the thread could not be made: the main thread simulates
 
 void worker_main() {
     Command* const ring = g_ring;
-    u64 t = g_tail.v;  // start() set it (not 0 in a forked child)
-    u32 idle = 0;
-    for (;;) {
-        u64 h = __atomic_load_n(&g_head.v, __ATOMIC_ACQUIRE);
-        if (h == t) {
-            if (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE)) break;
-            if (++idle < kIdleTurns) {
-                __builtin_ia32_pause();
-                continue;
-            }
-            // The protocol of MissWorker.cpp: g_sleeping, then g_head, both
-            // sequentially consistent against the main thread's g_head,
-            // then g_sleeping.
-            __atomic_store_n(&g_sleeping.v, 1u, __ATOMIC_SEQ_CST);
-            if (__atomic_load_n(&g_head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&g_stop.v, __ATOMIC_SEQ_CST))
-                hostthread::futex_wait(&g_sleeping.v, 1);
-            __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-            idle = 0;
-            continue;
-        }
-        idle = 0;
+    u64 t = g_bell.tail.v, h;  // start() set it (not 0 in a forked child)
+    while (g_bell.wait_for_work(t, &h)) {
         while (t != h) {
             const Command& c = ring[t & (kRing - 1)];
             switch (c.kind) {
@@ -87,13 +57,12 @@ void worker_main() {
                     coresim::apply_relocation(g_relocs[t & (kRing - 1)]);
                     break;
             }
-            ++t;
-            // Each command is a batch's worth of work: publish at once, so
+            // Each command is a batch's worth of work: finished at once, so
             // that a sync() waits for no more than the last one.
-            __atomic_store_n(&g_tail.v, t, __ATOMIC_RELEASE);
+            g_bell.finish(++t);
         }
     }
-    __atomic_store_n(&g_stop.v, 2u, __ATOMIC_RELEASE);
+    g_bell.exiting();
 }
 
 bool start() {
@@ -104,28 +73,20 @@ bool start() {
     }
     // The counts go on from where they were (a forked child's chunks wait
     // for counts of its parent's, EventStream.cpp).
-    g_head.v = g_tail.v = g_p.head;
+    g_bell.reset(g_p.head);
     g_p.tail_seen = g_p.synced = g_p.head;
-    g_stop.v = 0;
-    g_sleeping.v = 0;
     if (!hostthread::spawn(worker_main)) return false;
     g_started = true;
     return true;
 }
 
-// Publishes and wakes a sleeping worker (sequentially consistent: see
-// worker_main()).
-void publish() {
-    __atomic_store_n(&g_head.v, g_p.head, __ATOMIC_SEQ_CST);
-    if (!__atomic_load_n(&g_sleeping.v, __ATOMIC_SEQ_CST)) return;
-    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    hostthread::futex_wake(&g_sleeping.v);
-}
+// Publishes and wakes a sleeping worker (fenced: Doorbell).
+void publish() { g_bell.publish(g_p.head, true); }
 
 Command& slot() {
     u64 h = g_p.head;
     if (h - g_p.tail_seen >= kRing) {
-        while (h - (g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
+        while (h - (g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
             hostthread::serve();
             __builtin_ia32_pause();
         }
@@ -182,14 +143,14 @@ void batch(const Ev* ev, u32 n, u32 quantum) {
 
 bool backlogged() {
     if (g_p.head - g_p.tail_seen < kRing / 2) return false;
-    g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE);
+    g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE);
     return g_p.head - g_p.tail_seen >= kRing / 2;
 }
 
 void sync() {
     if (g_p.head == g_p.synced) return;
     publish();
-    while ((g_p.tail_seen = __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
+    while ((g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
         hostthread::serve();
         __builtin_ia32_pause();
     }
@@ -199,10 +160,7 @@ void sync() {
 void retire() {
     sync();
     if (!g_started) return;
-    __atomic_store_n(&g_stop.v, 1u, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&g_sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    hostthread::futex_wake(&g_sleeping.v);
-    while (__atomic_load_n(&g_stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
+    g_bell.stop_worker();
     g_started = false;
     g_failed = true;  // the end: whatever comes after runs on the main thread
 }
@@ -214,7 +172,7 @@ void forked_child() {
 }
 
 u64 handed() { return g_p.head; }
-u64 finished() { return g_started ? __atomic_load_n(&g_tail.v, __ATOMIC_ACQUIRE) : g_p.head; }
+u64 finished() { return g_started ? __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE) : g_p.head; }
 u64 batches() { return g_p.batches; }
 
 }  // namespace replayworker

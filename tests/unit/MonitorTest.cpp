@@ -435,21 +435,51 @@ TEST(Monitor, PerThreadRows) {
     EXPECT_EQ(t.total(s), 1u);
 }
 
+// Three structures for the hot-path comparisons below: a big range, a
+// small one, and a user range inside the big one.
+static void add_three(RangeMonitor& m, u32 ids[3]) {
+    ids[0] = m.add_structure(false);
+    ids[1] = m.add_structure(false);
+    ids[2] = m.add_structure(true);
+    ASSERT_TRUE(m.add_range(0x100000, 1 << 20, ids[0]));   // big
+    ASSERT_TRUE(m.add_range(0x300040, 4000, ids[1]));       // small
+    ASSERT_TRUE(m.add_range(0x180000, 100000, ids[2]));     // user, inside the big one
+}
+
+// Reference i of the comparisons' stream: random in the big range, random
+// around the small one, and a strided walk.
+static u64 mixed_address(int i, std::mt19937_64& rng) {
+    return i % 3 == 0 ? 0x100000 + rng() % (1 << 20)
+         : i % 3 == 1 ? 0x300000 + rng() % 8192
+                      : 0x100000 + (u64(i) * 72) % (1 << 20);
+}
+
+// Every count, per-thread row and histogram bucket of the three structures
+// of `a` and `b` are equal.
+static void expect_same_counts(const M& a, const u32 x3[3], const M& b, const u32 y3[3]) {
+    for (int j = 0; j < 3; ++j) {
+        u32 x = x3[j], y = y3[j];
+        EXPECT_GT(a.total(x), 0u);
+        ASSERT_EQ(a.m.buckets(x), b.m.buckets(y));
+        for (int k = 0; k < 2; ++k)
+            for (unsigned d = 0; d <= 2; ++d) {
+                EXPECT_EQ(a.m.served(x, k, d), b.m.served(y, k, d));
+                for (u32 t = 0; t < a.m.threads_seen(x); ++t)
+                    EXPECT_EQ(a.m.served_thread(x, t, k, d), b.m.served_thread(y, t, k, d));
+                for (u32 bk = 0; bk < a.m.buckets(x); ++bk)
+                    EXPECT_EQ(a.m.bucket_served(x, bk, k, d), b.m.bucket_served(y, bk, k, d));
+            }
+    }
+}
+
 // The tool's hot path: record_current() after set_current_thread() counts
 // exactly what record() with that thread counts, across thread changes,
 // big and small ranges, and a 25-bin histogram.
 TEST(Monitor, RecordCurrentEqualsRecord) {
     M a(config(2, 0, 25)), b(config(2, 0, 25));
     u32 ids[2][3];
-    for (int k = 0; k < 2; ++k) {
-        RangeMonitor& m = k ? b.m : a.m;
-        ids[k][0] = m.add_structure(false);
-        ids[k][1] = m.add_structure(false);
-        ids[k][2] = m.add_structure(true);
-        ASSERT_TRUE(m.add_range(0x100000, 1 << 20, ids[k][0]));  // big
-        ASSERT_TRUE(m.add_range(0x300040, 4000, ids[k][1]));      // small
-        ASSERT_TRUE(m.add_range(0x180000, 100000, ids[k][2]));    // user, inside the big one
-    }
+    add_three(a.m, ids[0]);
+    add_three(b.m, ids[1]);
     std::mt19937_64 rng(7);
     u32 thread = 1;
     b.m.set_current_thread(thread);
@@ -460,27 +490,14 @@ TEST(Monitor, RecordCurrentEqualsRecord) {
             b.m.prepare_thread(thread);
             b.m.set_current_thread(thread);
         }
-        u64 addr = i % 3 == 0 ? 0x100000 + rng() % (1 << 20)
-                 : i % 3 == 1 ? 0x300000 + rng() % 8192
-                              : 0x100000 + (u64(i) * 72) % (1 << 20);
+        u64 addr = mixed_address(i, rng);
         AccessKind kind = rng() & 1 ? kRead : kWrite;
         unsigned depth = unsigned(rng() % 3);
         a.m.record(addr, kind, depth, thread);
         b.m.record_current(addr, kind, depth);
     }
-    for (int j = 0; j < 3; ++j) {
-        u32 x = ids[0][j], y = ids[1][j];
-        for (int k = 0; k < 2; ++k)
-            for (unsigned d = 0; d <= 2; ++d) {
-                EXPECT_EQ(a.m.served(x, k, d), b.m.served(y, k, d));
-                for (u32 t = 0; t < a.m.threads_seen(x); ++t)
-                    EXPECT_EQ(a.m.served_thread(x, t, k, d), b.m.served_thread(y, t, k, d));
-                for (u32 bk = 0; bk < a.m.buckets(x); ++bk)
-                    EXPECT_EQ(a.m.bucket_served(x, bk, k, d), b.m.bucket_served(y, bk, k, d));
-            }
-        EXPECT_GT(a.total(x), 0u);
-        EXPECT_EQ(a.m.buckets(x), 25u);
-    }
+    expect_same_counts(a, ids[0], b, ids[1]);
+    for (u32 x : ids[0]) EXPECT_EQ(a.m.buckets(x), 25u);
 }
 
 // The miss worker's way (vgtool/MissWorker.h): locate_current() names the
@@ -492,15 +509,8 @@ TEST(Monitor, RecordCurrentEqualsRecord) {
 static void locate_matches_record(const MonitorConfig& cfg) {
     M a(cfg), b(cfg);
     u32 ids[2][3];
-    for (int k = 0; k < 2; ++k) {
-        RangeMonitor& m = k ? b.m : a.m;
-        ids[k][0] = m.add_structure(false);
-        ids[k][1] = m.add_structure(false);
-        ids[k][2] = m.add_structure(true);
-        ASSERT_TRUE(m.add_range(0x100000, 1 << 20, ids[k][0]));
-        ASSERT_TRUE(m.add_range(0x300040, 4000, ids[k][1]));
-        ASSERT_TRUE(m.add_range(0x180000, 100000, ids[k][2]));
-    }
+    add_three(a.m, ids[0]);
+    add_three(b.m, ids[1]);
     struct Late {
         u64* row;
         u64* hist;
@@ -531,9 +541,7 @@ static void locate_matches_record(const MonitorConfig& cfg) {
             }
             lag = rng() % 301;
         }
-        u64 addr = i % 3 == 0 ? 0x100000 + rng() % (1 << 20)
-                 : i % 3 == 1 ? 0x300000 + rng() % 8192
-                              : 0x100000 + (u64(i) * 72) % (1 << 20);
+        u64 addr = mixed_address(i, rng);
         AccessKind kind = rng() & 1 ? kRead : kWrite;
         unsigned depth = unsigned(rng() % 3);
         a.m.record_current(addr, kind, depth);
@@ -546,19 +554,7 @@ static void locate_matches_record(const MonitorConfig& cfg) {
     }
     drain(0);
     EXPECT_GT(located, 100000u);
-    for (int j = 0; j < 3; ++j) {
-        u32 x = ids[0][j], y = ids[1][j];
-        EXPECT_GT(a.total(x), 0u);
-        ASSERT_EQ(a.m.buckets(x), b.m.buckets(y));
-        for (int k = 0; k < 2; ++k)
-            for (unsigned d = 0; d <= 2; ++d) {
-                EXPECT_EQ(a.m.served(x, k, d), b.m.served(y, k, d));
-                for (u32 t = 0; t < a.m.threads_seen(x); ++t)
-                    EXPECT_EQ(a.m.served_thread(x, t, k, d), b.m.served_thread(y, t, k, d));
-                for (u32 bk = 0; bk < a.m.buckets(x); ++bk)
-                    EXPECT_EQ(a.m.bucket_served(x, bk, k, d), b.m.bucket_served(y, bk, k, d));
-            }
-    }
+    expect_same_counts(a, ids[0], b, ids[1]);
 }
 
 TEST(Monitor, LocateThenCountLaterEqualsRecord) {
