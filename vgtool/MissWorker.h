@@ -55,7 +55,11 @@ extern bool g_watching;
 // L1's dirty victim `dirty_victim` (CoherentMachine::kNoVictim: none) to
 // write back after it (CoherentMachine::finish_miss()); the depth that
 // serves it is counted in served[depth].
-void push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
+// Returns kPushed, or the depth when the worker thread could not be
+// started and the main thread finished the miss itself (it goes on without
+// the worker).
+constexpr u32 kPushed = ~0u;
+u32 push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
 
 // With the monitor, right after push() for a reference in a counted
 // structure: its counters for the reference's kind (RangeMonitor::

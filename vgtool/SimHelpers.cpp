@@ -251,8 +251,8 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
             u64 victim;
             if (missworker::g_async) {
                 if (g_machine.view_rest_l1(l, kind, b, &victim)) return 0;
-                missworker::push(kind, b, victim, served);
-                return kHandedOver;
+                u32 d = missworker::push(kind, b, victim, served);
+                return d == missworker::kPushed ? kHandedOver : d;
             }
             u32 r = g_machine.view_rest_shifting(l, kind, b);
             if (r) missworker::note_miss_here(r);
