@@ -185,6 +185,25 @@ void Doorbell::stop_worker() {
     while (__atomic_load_n(&stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
 }
 
+void Producer::wait_for_room_slow(Doorbell& bell, u64 ring) {
+    bell.publish(head, true);
+    while (backlog(bell) >= ring) {
+        serve();
+        __builtin_ia32_pause();
+    }
+}
+
+bool Producer::wait_all(Doorbell& bell) {
+    if (head == synced) return false;
+    bell.publish(head, true);
+    while (backlog(bell) != 0) {
+        serve();
+        __builtin_ia32_pause();
+    }
+    synced = head;
+    return true;
+}
+
 void Doorbell::reset(u64 at) {
     head.v = tail.v = at;
     stop.v = 0;

@@ -82,6 +82,30 @@ struct Doorbell {
     void reset(u64 at);
 };
 
+// The main thread's side of a ring of work for a Doorbell's worker, on a
+// host cache line of its own: the worker reads the ring beside it, and a
+// line written at every push and read by the other core at every entry
+// cost the miss worker's containers run 25 % (3.1 s against 2.5 s).
+struct alignas(64) Producer {
+    u64 head;       // entries pushed
+    u64 tail_seen;  // the worker's tail as last read
+    u64 synced;     // head at the last wait_all()
+
+    // Waits (publishing first, serving the worker's allocations) until the
+    // worker has finished all but `ring` - 1 entries: room for one more.
+    void wait_for_room(Doorbell& bell, u64 ring) {
+        if (__builtin_expect(head - tail_seen >= ring, 0)) wait_for_room_slow(bell, ring);
+    }
+    void wait_for_room_slow(Doorbell& bell, u64 ring);
+    // Waits until the worker has finished everything pushed; false at once
+    // if nothing was pushed since the last call.
+    bool wait_all(Doorbell& bell);
+    u64 backlog(Doorbell& bell) {
+        tail_seen = __atomic_load_n(&bell.tail.v, __ATOMIC_ACQUIRE);
+        return head - tail_seen;
+    }
+};
+
 }  // namespace hostthread
 }  // namespace ompsim
 

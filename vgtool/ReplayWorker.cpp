@@ -29,13 +29,8 @@ hostthread::Doorbell g_bell;
 
 Command* g_ring;
 StackRelocation* g_relocs;
-struct alignas(64) Producer {
-    u64 head;       // commands pushed
-    u64 tail_seen;  // the worker's tail as last read
-    u64 synced;     // head at the last sync()
-    u64 batches;
-};
-Producer g_p;
+hostthread::Producer g_p;
+u64 g_batches;
 bool g_configured = true;
 bool g_started;
 bool g_failed;  // the thread could not be made: the main thread simulates
@@ -84,15 +79,9 @@ bool start() {
 void publish() { g_bell.publish(g_p.head, true); }
 
 Command& slot() {
-    u64 h = g_p.head;
-    if (h - g_p.tail_seen >= kRing) {
-        while (h - (g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) >= kRing) {
-            hostthread::serve();
-            __builtin_ia32_pause();
-        }
-    }
+    g_p.wait_for_room(g_bell, kRing);
     hostthread::serve();
-    return g_ring[h & (kRing - 1)];
+    return g_ring[g_p.head & (kRing - 1)];
 }
 
 void push() {
@@ -138,24 +127,12 @@ void batch(const Ev* ev, u32 n, u32 quantum) {
     c.b = quantum;
     c.ev = ev;
     push();
-    ++g_p.batches;
+    ++g_batches;
 }
 
-bool backlogged() {
-    if (g_p.head - g_p.tail_seen < kRing / 2) return false;
-    g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE);
-    return g_p.head - g_p.tail_seen >= kRing / 2;
-}
+bool backlogged() { return g_p.head - g_p.tail_seen >= kRing / 2 && g_p.backlog(g_bell) >= kRing / 2; }
 
-void sync() {
-    if (g_p.head == g_p.synced) return;
-    publish();
-    while ((g_p.tail_seen = __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE)) != g_p.head) {
-        hostthread::serve();
-        __builtin_ia32_pause();
-    }
-    g_p.synced = g_p.head;
-}
+void sync() { g_p.wait_all(g_bell); }
 
 void retire() {
     sync();
@@ -173,7 +150,7 @@ void forked_child() {
 
 u64 handed() { return g_p.head; }
 u64 finished() { return g_started ? __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE) : g_p.head; }
-u64 batches() { return g_p.batches; }
+u64 batches() { return g_batches; }
 
 }  // namespace replayworker
 }  // namespace ompsim

@@ -81,11 +81,14 @@ int main(int argc, char** argv) {
         omp_set_lock(&lock);
         total += 1;
         omp_unset_lock(&lock);
-#pragma omp task
-        total += work(t + 8) * 0;
-#pragma omp task
-        total += work(t + 16) * 0;
+        double x = 0, y = 0;
+#pragma omp task shared(x)
+        x = work(t + 8);
+#pragma omp task shared(y)
+        y = work(t + 16);
 #pragma omp taskwait
+#pragma omp atomic
+        total += x + y;
     }
     OMPSIM_NAME_RANGE(b, sizeof b, "b");
     sweep(1);
