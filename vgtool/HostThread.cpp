@@ -166,13 +166,15 @@ bool Doorbell::wait_for_work(u64 t, u64* h) {
     }
 }
 
-void Doorbell::publish(u64 h, bool fenced) {
+void Doorbell::publish(u64 h, bool fenced, u64 lazy) {
     if (fenced) {
         __atomic_store_n(&head.v, h, __ATOMIC_SEQ_CST);
         if (!__atomic_load_n(&sleeping.v, __ATOMIC_SEQ_CST)) return;
     } else {
         __atomic_store_n(&head.v, h, __ATOMIC_RELEASE);
         if (!__atomic_load_n(&sleeping.v, __ATOMIC_RELAXED)) return;
+        // The worker does not write tail while it sleeps.
+        if (h - __atomic_load_n(&tail.v, __ATOMIC_RELAXED) < lazy) return;
     }
     __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
     futex_wake(&sleeping.v);

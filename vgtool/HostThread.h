@@ -76,7 +76,9 @@ struct Doorbell {
     void exiting() { __atomic_store_n(&stop.v, 2u, __ATOMIC_RELEASE); }
     // Main thread: publishes `h` and wakes a sleeping worker. Unfenced, a
     // wake can be missed; the next fenced publication makes up for it.
-    void publish(u64 h, bool fenced);
+    // Unfenced with `lazy`, a sleeping worker is left asleep until it has
+    // `lazy` entries or more to do.
+    void publish(u64 h, bool fenced, u64 lazy = 0);
     // Main thread: tells the worker to leave and waits until it has.
     void stop_worker();
     void reset(u64 at);
