@@ -194,9 +194,9 @@ struct alignas(64) CacheEntry {  // one cache line each
     Structure* s;
     Row* row;     // row of the cache's thread
     u64 base;     // lo of the winning range (histogram offsets)
-    u64* bucket;  // bins mode: the bucket's counters (the interval stays in it)
-    u64* hist;    // lines mode: the structure's histogram; else null
-    unsigned shift;  // lines mode: log2 of the bucket size
+    u64* bucket;  // bins mode, a large range: the bucket's counters (the interval stays in it)
+    u64* hist;    // lines mode, or bins mode for a small range: the structure's histogram; else null
+    u64 mul;      // with hist: addr's bucket is ((addr - base) * mul) >> 32
 };
 
 // Bins mode: an entry before resolve() cut it down to one bin, with the
@@ -415,7 +415,7 @@ inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 
     if (e.bucket)
         ++e.bucket[idx];
     else if (e.hist)
-        ++e.hist[((addr - e.base) >> e.shift) * hstride + idx];
+        ++e.hist[(((addr - e.base) * e.mul) >> 32) * hstride + idx];
 }
 
 // The page slot of addr, then the most recent wide entry (a walk across a
@@ -436,7 +436,7 @@ inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned dep
 inline bool RangeMonitor::point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const {
     if (!e.s) return false;
     *row = e.row->served + base;
-    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + ((addr - e.base) >> e.shift) * hstride_ + base : nullptr;
+    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + (((addr - e.base) * e.mul) >> 32) * hstride_ + base : nullptr;
     return true;
 }
 

@@ -300,6 +300,30 @@ TEST(Monitor, BinBoundsOfHugeAndLargeRanges) {
     }
 }
 
+// Ranges below 64 KiB find their bin at each access with a multiplication
+// (RangeMonitor.cpp, bins_multiplier); larger ones cut the entry to a bin.
+// Every offset of ranges on both sides of the boundary, for bin counts up
+// to more bins than bytes, against floor(off * n / size).
+TEST(Monitor, SmallRangeBinsAtEveryOffset) {
+    for (u64 n : {1ull, 3ull, 25ull, 64ull, 1000ull, 65536ull}) {
+        M t(config(1, 0, u32(n)));
+        RangeMonitor& m = t.m;
+        u64 at = 0x100000000ull;
+        for (u64 size : {1ull, 2ull, 3ull, 48ull, 4095ull, 4097ull, 65535ull, 65536ull, 65537ull}) {
+            u32 s = m.add_structure(true);
+            ASSERT_TRUE(m.add_range(at, size, s));
+            std::vector<u64> want(n, 0);
+            for (u64 off = 0; off < size; ++off) {
+                m.record(at + off, kRead, 0, 1);
+                want[off * n / size]++;
+            }
+            for (u32 b = 0; b < n; ++b)
+                ASSERT_EQ(m.bucket_served(s, b, 0, 0), want[b]) << "size " << size << " bins " << n << " bin " << b;
+            at += (size + 0xffff) & ~0xffffull;
+        }
+    }
+}
+
 // Lines mode: the histogram grows with the largest block, and when a block
 // needs more than kMonitorMaxBuckets buckets the bucket doubles and adjacent
 // buckets fold.
