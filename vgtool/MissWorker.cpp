@@ -31,14 +31,13 @@ constexpr u64 kRing = 1u << 14;  // 256 KiB
 constexpr u64 kPublish = 128;
 // A worker that went to sleep (nothing to do for kIdleTurns) is woken by
 // the periodic publication only once half the ring waits for it: woken at
-// the first 128, it slept again after each short burst, and the main
-// thread paid a futex wake each time (containers 100000 4 with the
-// monitor: 170 K wakes). Wall-time medians of 3, 0 -> 4096 -> 8192:
-// containers with the monitor 9.39 s -> 9.09 s (a second set, 0 -> 8192:
-// 9.89 s -> 9.40 s),
-// without 3.49 s -> 3.40 s -> 3.37 s; chase, memcopy and stencil level.
-// The worker's CPU time fell: chase 8.13 s -> 7.13 s -> 6.65 s of user
-// time, containers 15.1 s -> 12.3 s with the monitor.
+// every 128, it slept again after each short burst, and the main thread
+// paid a futex wake each time (containers 100000 4 with the monitor: 170 K
+// wakes). Wall-time medians of 3, waking at 128 -> 4096 -> 8192 entries:
+// containers with the monitor 9.39 s -> 9.09 s (128 -> 8192 in a second
+// set: 9.89 s -> 9.40 s), without 3.49 s -> 3.40 s -> 3.37 s; chase,
+// memcopy and stencil level. The worker's CPU time fell: chase user time
+// 8.13 s -> 7.13 s -> 6.65 s, containers with the monitor 15.5 s -> 12.3 s.
 constexpr u64 kLazyWake = kRing / 2;
 // Entries published and finished, the worker's sleep and stop.
 hostthread::Doorbell g_bell;
