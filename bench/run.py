@@ -560,6 +560,20 @@ def measured_header(doc):
             "", "```", doc["command"], "```", ""]
 
 
+def time_table(lines, doc, title, key, ratio):
+    """A table of seconds per program and configuration, with ratios to Cachegrind."""
+    configs = doc["configs_run"]
+    lines.append(title)
+    lines.append("")
+    lines.append("| program | threads | " + " | ".join(configs) + " |")
+    lines.append("| --- | ---: | " + " | ".join("---:" for _ in configs) + " |")
+    for e in doc["benchmarks"]:
+        lab = " ".join([e["name"]] + e["args"])
+        lines.append("| %s | %d | %s |" % (lab, e["threads"], " | ".join(
+            fmt_cell(e["results"].get(c), key=key, ratio=None if c == "cachegrind" else ratio) for c in configs)))
+    lines.append("")
+
+
 def suite_markdown(doc):
     configs = doc["configs_run"]
     lines = measured_header(doc)
@@ -567,25 +581,10 @@ def suite_markdown(doc):
         lines.append("**Quick mode (tiny inputs): the times are mostly Valgrind's start-up; not a measurement "
                      "of the simulators.**")
         lines.append("")
-    lines.append("Wall time in seconds (ratio to Cachegrind); `!` marks a configuration with a failed run:")
-    lines.append("")
-    lines.append("| program | threads | " + " | ".join(configs) + " |")
-    lines.append("| --- | ---: | " + " | ".join("---:" for _ in configs) + " |")
-    for e in doc["benchmarks"]:
-        lab = " ".join([e["name"]] + e["args"])
-        lines.append("| %s | %d | %s |" % (lab, e["threads"], " | ".join(
-            fmt_cell(e["results"].get(c), ratio=None if c == "cachegrind" else "time_ratio") for c in configs)))
-    lines.append("")
-    lines.append("CPU time (user + system, every host thread) in seconds (ratio to Cachegrind's):")
-    lines.append("")
-    lines.append("| program | threads | " + " | ".join(configs) + " |")
-    lines.append("| --- | ---: | " + " | ".join("---:" for _ in configs) + " |")
-    for e in doc["benchmarks"]:
-        lab = " ".join([e["name"]] + e["args"])
-        lines.append("| %s | %d | %s |" % (lab, e["threads"], " | ".join(
-            fmt_cell(e["results"].get(c), key="median_cpu",
-                     ratio=None if c == "cachegrind" else "cpu_ratio") for c in configs)))
-    lines.append("")
+    time_table(lines, doc, "Wall time in seconds (ratio to Cachegrind); `!` marks a configuration with a failed run:",
+               "median_time", "time_ratio")
+    time_table(lines, doc, "CPU time (user + system, every host thread) in seconds (ratio to Cachegrind's):",
+               "median_cpu", "cpu_ratio")
     lines.append("Peak resident memory in MiB (ratio to Cachegrind):")
     lines.append("")
     lines.append("| program | " + " | ".join(configs) + " |")
