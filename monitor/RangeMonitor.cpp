@@ -29,7 +29,7 @@ constexpr u32 kRowMargin = 16;
 constexpr u32 kMinRowChunk = 64;
 
 // A small range's bin, found at each access: offset off < size is in bin
-// floor(off * n / size) = (off * M) >> 32 with M = ceil(n * 2^32 / size),
+// floor(off * n / size) = (off * M) >> 32 (mon::bucket_of) with M = ceil(n * 2^32 / size),
 // exactly when size < 2^16: M exceeds n * 2^32 / size by less than 1, so
 // the product exceeds off * n / size by less than off / 2^32 < size / 2^32,
 // which is below 1 / size, the least distance from off * n / size (a
@@ -42,7 +42,6 @@ constexpr u32 kMinRowChunk = 64;
 // it saved (docs/performance.md, eighth session).
 constexpr u64 kInlineBinsSize = u64(1) << 16;
 u64 bins_multiplier(u64 n, u64 size) { return ((n << 32) + size - 1) / size; }
-
 
 void zero_bytes(void* p, size_t n) {
     u8* b = static_cast<u8*>(p);

@@ -196,8 +196,15 @@ struct alignas(64) CacheEntry {  // one cache line each
     u64 base;     // lo of the winning range (histogram offsets)
     u64* bucket;  // bins mode, a large range: the bucket's counters (the interval stays in it)
     u64* hist;    // lines mode, or bins mode for a small range: the structure's histogram; else null
-    u64 mul;      // with hist: addr's bucket is ((addr - base) * mul) >> 32
+    u64 mul;      // with hist: addr's bucket is bucket_of(addr - base, mul)
 };
+
+// The histogram bucket of offset `off` in an entry's range, for its
+// multiplier: in lines mode 2^(32 - shift), which gives off >> shift (the
+// shift is at most 32: ranges stay below 2^48 and histograms at 2^16
+// buckets, so off * mul stays below 2^48); for a bins-mode range under
+// 64 KiB, RangeMonitor.cpp's bins_multiplier().
+inline u64 bucket_of(u64 off, u64 mul) { return (off * mul) >> 32; }
 
 // Bins mode: an entry before resolve() cut it down to one bin, with the
 // size of its range (what the bin of an address depends on).
@@ -415,7 +422,7 @@ inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 
     if (e.bucket)
         ++e.bucket[idx];
     else if (e.hist)
-        ++e.hist[(((addr - e.base) * e.mul) >> 32) * hstride + idx];
+        ++e.hist[mon::bucket_of(addr - e.base, e.mul) * hstride + idx];
 }
 
 // The page slot of addr, then the most recent wide entry (a walk across a
@@ -436,7 +443,7 @@ inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned dep
 inline bool RangeMonitor::point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const {
     if (!e.s) return false;
     *row = e.row->served + base;
-    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + (((addr - e.base) * e.mul) >> 32) * hstride_ + base : nullptr;
+    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + mon::bucket_of(addr - e.base, e.mul) * hstride_ + base : nullptr;
     return true;
 }
 

@@ -134,11 +134,12 @@ bool start() {
 
 // Publishes the entries pushed so far and wakes a sleeping worker.
 // `fenced`: sequentially consistent, as the worker's protocol needs
-// (Doorbell), so the wake cannot be missed. The periodic publishing in put() goes without the barrier, which waits for
-// every store before it (memcopy 200: 3.85 s with it, 3.74 s without,
-// medians of 3); a wake missed there is caught by the next publication,
-// and every wait of the main thread (sync(), a full ring) publishes fenced
-// first.
+// (Doorbell), so the wake cannot be missed. The periodic publishing in
+// put() goes without the barrier, which waits for every store before it
+// (memcopy 200: 3.85 s with it, 3.74 s without, medians of 3), and wakes a
+// sleeping worker only at kLazyWake entries; a wake missed there is caught
+// by the next publication, and every wait of the main thread (sync(), a
+// full ring) publishes fenced first.
 void publish(bool fenced) { g_bell.publish(g_p.head, fenced, fenced ? 0 : kLazyWake); }
 
 inline void put(u64 bk, ULong* served) {

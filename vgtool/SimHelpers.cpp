@@ -239,7 +239,7 @@ inline u64* mru_key(const CoherentMachine::L1View& l, u64 block) {
 // share their sets, spent 28 % of its samples on that path); anything else
 // goes to the machine. Returns depth | flags, but kHandedOver for a miss
 // handed to the miss worker (MissWorker.h), which counts the depth in
-// `served` (and, after hand_counters(), in the monitor's counters).
+// `served` (and, after push_counters(), in the monitor's counters).
 constexpr u32 kHandedOver = 1u << 30;
 __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, AccessKind kind, u64 b, Addr pc,
                                         ULong* served) {
