@@ -23,6 +23,7 @@
 #include "WrapperCode.h"
 #include "HeapWrapping.h"
 #include "CoreSim.h"
+#include "FairScheduling.h"
 #include "ompsim.h"
 
 extern "C" {
@@ -296,6 +297,7 @@ Long launcher_rank() {
 }
 
 void post_clo_init() {
+    default_fair_scheduling();
     regionsvc::configure_flow(g_flow_components, g_rank >= 0 ? g_rank : launcher_rank());
     if (const HChar* path = builder_config_path(g_builder)) load_config_file(path);
     ErrorText err;
