@@ -150,6 +150,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
         c.pf_i1.clear();
         for (int k = 0; k < kMaxLevels; ++k) c.pf[k].clear();
         for (u32 w = 0; w < kWatchSlots; ++w) c.watch[w] = 0;
+        for (u32 w = 0; w < kOwnedSlots; ++w) c.owned_pages[w] = kNoPage;
         for (int k = 0; k < kMaxLevels; ++k) c.cs[k] = kZeroCoherence;
         c.cls_i1.clear();
         for (int k = 0; k < kMaxLevels; ++k) c.cls[k].clear();
@@ -255,6 +256,7 @@ bool CoherentMachine::activate(u32 core) {
         dir_.destroy();
         pages_.destroy();
         filtering_ = false;
+        forget_owned_pages();
     }
     return true;
 }
@@ -294,6 +296,8 @@ bool CoherentMachine::core_l1_view(u32 core, bool icache_side, CoreL1View* v) {
     v->l.lru = c.lru();
     v->clean_free = cr.clean_writes_free;
     v->watch = cr.watch;
+    v->owned = cr.owned_pages;
+    v->page_shift = page_shift_;
     return true;
 }
 
@@ -528,6 +532,7 @@ void CoherentMachine::update_simple() {
     if (ok && split_) ok = plain(cores_[0].i1);
     plain_ = ok;
     simple_ = ok && !multi_;
+    if (!plain_) forget_owned_pages();  // miss_owned() runs only on the short path
 }
 
 // `block` is in none of the ways of cur_'s L1 set for `kind` (the caller
@@ -630,12 +635,14 @@ void CoherentMachine::dropped_simple(int k, CacheLevel& c, u64 dropped) {
 // threads (10.8 M D1 misses, nearly all in pages of one thread's rows):
 // 4.98 s -> 4.46 s.
 u32 CoherentMachine::miss_owned(u32 core, AccessKind kind, u64 block) {
-    u32 o = pages_.touch(block >> page_shift_, core);
+    u64 page = block >> page_shift_;
+    u32 o = pages_.touch(page, core);
     if (o != core) {
         if (o == PageOwners::kFailed) stop_filtering();
         return kNotOwned;
     }
     cur_ = &cores_[core];
+    cur_->owned_pages[page % kOwnedSlots] = page;
     if (kind == kWrite) {
         CacheLevel& c = cur_->lv[0];
         u64 s = c.set_of(block);
@@ -1181,6 +1188,7 @@ bool CoherentMachine::own_page() {
     u32 o = pages_.touch(page, ctx_.core);
     if (o == ctx_.core) {
         ctx_.in_own_page = true;
+        if (plain_) cores_[o].owned_pages[page % kOwnedSlots] = page;  // as miss_owned()
         return true;
     }
     if (o == PageOwners::kFailed) {
@@ -1188,6 +1196,8 @@ bool CoherentMachine::own_page() {
     } else if (o != PageOwners::kShared) {
         enter_page(page, o);
         pages_.share(page);
+        u64& memo = cores_[o].owned_pages[page % kOwnedSlots];
+        if (memo == page) memo = kNoPage;
     }
     return false;
 }
@@ -1216,8 +1226,14 @@ void CoherentMachine::set_page_filter(bool on, unsigned page_shift) {
 // directory, which tracks every line from now on.
 void CoherentMachine::stop_filtering() {
     filtering_ = false;
+    forget_owned_pages();
     pages_.for_each_owned([this](u64 page, u32 owner) { enter_page(page, owner); });
     pages_.destroy();
+}
+
+void CoherentMachine::forget_owned_pages() {
+    for (u32 i = 0; i < ncores_; ++i)
+        for (u32 w = 0; w < kOwnedSlots; ++w) cores_[i].owned_pages[w] = kNoPage;
 }
 
 // Keeps the write filters exact: an entry with loss records whose single

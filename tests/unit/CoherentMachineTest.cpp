@@ -289,6 +289,38 @@ TEST(CoherentMachine, UpgradeCounting) {
     EXPECT_EQ(t.cs(0).invalidations_sent, 0u);
 }
 
+// The replay's inline write (CoreL1View::try_hit()) of a clean line in a
+// page only its core has touched: E -> M as the short path does it, with no
+// directory (Core::owned_pages). Once another core touches the page, its
+// lines are the directory's and so is the write.
+TEST(CoherentMachine, InlineCleanWriteInOwnPage) {
+    M t(small3(), 2);
+    // Pages of 64 blocks: A and A2 in page 5, B in page 7.
+    const u64 A = 64 * 5 + 2, A2 = 64 * 5 + 4, A3 = 64 * 5 + 6, B = 64 * 7 + 2;
+    EXPECT_EQ(t.a(0, kRead, B), 3u);  // page 7 is core 0's when core 1 starts
+    EXPECT_EQ(t.a(1, kRead, A), 3u);  // page 5 is core 1's
+    EXPECT_EQ(t.m.state(1, A), 'E');
+    CoherentMachine::CoreL1View v;
+    ASSERT_TRUE(t.m.core_l1_view(1, false, &v));
+    EXPECT_FALSE(v.clean_free);
+    EXPECT_TRUE(v.try_hit<kWrite>(A));
+    EXPECT_EQ(t.m.state(1, A), 'M');
+    // A line of core 0's page: shared, the write is an upgrade.
+    EXPECT_EQ(t.a(1, kRead, B), 2u);  // from L3
+    EXPECT_EQ(t.m.state(0, B), 'S');
+    EXPECT_FALSE(v.try_hit<kWrite>(B));
+    EXPECT_EQ(t.a(1, kWrite, B), 0u | kUpgrade | kInvalidatedOthers);
+    // Core 0 touches page 5: core 1's next clean line there is Exclusive in
+    // the directory, and its write goes through it.
+    EXPECT_EQ(t.a(1, kRead, A3), 3u);
+    EXPECT_EQ(t.a(0, kRead, A2), 3u);
+    EXPECT_FALSE(v.try_hit<kWrite>(A3));
+    EXPECT_EQ(t.m.state(1, A3), 'E');
+    EXPECT_EQ(t.a(1, kWrite, A3), 0u);
+    EXPECT_EQ(t.m.state(1, A3), 'M');
+    EXPECT_EQ(t.cs(1).upgrades, 1u);
+}
+
 // An inclusive shared L3 evicting a line removes it from every core.
 // L3 here: 1 set x 2 ways (inclusive); private D1 1x2, L2 1x4.
 TEST(CoherentMachine, InclusiveL3BackInvalidatesAllCores) {
