@@ -445,19 +445,7 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
         bool dirty_up = false;
         depth = fetch(0, block, kind, icache_side, &dirty_up);
     } else {
-        if (c.write_back()) {
-            // A dirty line is Modified; without loss records to update the
-            // write is silent.
-            u64 s = c.set_of(block);
-            int p = c.find(s, block);
-            if (p >= 0 && c.is_dirty(s, p) && cr.watch[block % kWatchSlots] == 0) {
-                c.stats.refs[kWrite]++;
-                if (classify_) classify_ref(0, false, block);
-                demand_hit(c, 0, false, s, p, block);
-                c.touch(s, p);
-                return 0;
-            }
-        }
+        if (c.write_back() && modified_write(c, block, bytes)) return 0;
         begin_write();
         depth = unsigned(-1);
         if (c.write_back()) {
@@ -498,6 +486,12 @@ u32 CoherentMachine::access_demand(u32 core, AccessKind kind, u64 block, u64 byt
     if (simple_ && core == 0) {
         cur_ = &cores_[0];
         return miss_simple<false>(kind, block);
+    }
+    if (plain_ && multi_ && kind == kWrite && core < ncores_ && cores_[core].active) {
+        // Before the page filter's lookup, which such a write does not need
+        // (the short path's levels are write-back).
+        cur_ = &cores_[core];
+        if (modified_write(cur_->lv[0], block, bytes)) return 0;
     }
     if (plain_ && filtering_ && core < ncores_ && cores_[core].active) {
         u32 r = miss_owned(core, kind, block);
@@ -600,6 +594,29 @@ int CoherentMachine::below_simple(AccessKind kind, u64 block) {
         dropped_simple<Multi>(j, lvl(j, false), dropped[j]);
     }
     return k;
+}
+
+// A write of the current core that hits a dirty line of its L1 (c, write-
+// back): the line is Modified, the core its only holder, and the write
+// changes no state. It is silent, except that the loss records of cores
+// that lost the line (if the write filter's slot says there may be some)
+// get the bytes written: begin_write() and finish() did nothing else.
+// omp_tasks 1000000 4096 with 4 threads made 14.6 M such writes, 13.1 M to
+// lines with records (the merge writes lines another core had): 3.48 s ->
+// 3.13 s, medians of 5.
+bool CoherentMachine::modified_write(CacheLevel& c, u64 block, u64 bytes) {
+    u64 s = c.set_of(block);
+    int p = c.find(s, block);
+    if (p < 0 || !c.is_dirty(s, p)) return false;
+    if (cur_->watch[block % kWatchSlots] != 0) {
+        u32 d = dir_.find(block);
+        if (d != CoherenceDirectory::kNone) dir_.or_records(d, bytes);
+    }
+    c.stats.refs[kWrite]++;
+    if (classify_) classify_ref(0, false, block);
+    demand_hit(c, 0, false, s, p, block);
+    c.touch(s, p);
+    return true;
 }
 
 // allocate() + evict() of level k: the new line goes in front, the LRU

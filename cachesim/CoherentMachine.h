@@ -358,6 +358,7 @@ private:
     u32 miss_simple(AccessKind kind, u64 block);
     static constexpr u32 kNotOwned = ~0u;
     u32 miss_owned(u32 core, AccessKind kind, u64 block);
+    bool modified_write(CacheLevel& c, u64 block, u64 bytes);
     void left_private(int k, bool icache_side, u64 victim, bool dirty);
     template <bool Multi>
     int below_simple(AccessKind kind, u64 block);
