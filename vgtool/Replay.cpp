@@ -92,6 +92,15 @@ bool g_may_pause;
 // that is less.
 u64 g_pause_bytes;
 u64 g_pause_base;
+// A marker reads the simulation (a region's counters, a clock), so the
+// main thread waits there for the worker to run everything handed over;
+// with more than this many commands waiting, the replay pauses before the
+// marker instead (the main thread records meanwhile) and takes it once the
+// worker is nearly through them. omp_tasks 1000000 4096 with 4 threads
+// (1,566 region markers): 2.99 s without the pause, 2.86, 2.85, 2.80,
+// 2.81, 2.84 and 2.86 s at 8, 32, 128, 256, 512 and 1,024 commands
+// (medians of 3, 6 at 128); omp_loop 1024 40 unchanged (2.91 s).
+constexpr u64 kMarkerBacklog = 128;
 
 Slot* new_slot() {
     reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
@@ -618,6 +627,9 @@ Step run_slot(Slot* s) {
         // A cut run's rest is no marker (and the worker may be rewriting
         // the event: Stream::cut).
         if (!u->s->cut.w0 && (next->w0 & kTagMask) == kTagMarker) {
+            if (g_may_pause && replayworker::handed() - replayworker::finished() > kMarkerBacklog &&
+                stream::bytes_in_use() < g_pause_base + g_pause_bytes)
+                return Step::Pause;
             Ev e = *next;
             // The payload was appended with the header: it is there.
             Ev p;
