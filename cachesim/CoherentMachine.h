@@ -301,13 +301,12 @@ private:
         // such a line must update the records, so it takes the slow path.
         u32 watch[kWatchSlots];
         // Pages miss_owned() or own_page() (on the short path's machines)
-        // found this core's (PageOwners), by page %
-        // kOwnedSlots, kNoPage when empty: the replay's inline path
-        // (CoreL1View::try_hit()) then writes a clean line of them itself.
-        // An entry goes when its page becomes shared, all of them when the
-        // page filter or the short path stops. omp_loop 1024 40 with 4
-        // threads: 8.4 M writes to clean lines of a thread's own rows took
-        // the slow path before.
+        // found this core's (PageOwners), by page % kOwnedSlots, kNoPage
+        // when empty: the replay's inline path (CoreL1View::try_hit())
+        // then writes a clean line of them itself. An entry goes when its
+        // page becomes shared, all of them when the page filter or the
+        // short path stops. omp_loop 1024 40 with 4 threads: 8.4 M writes
+        // to clean lines of a thread's own rows took the slow path before.
         u64 owned_pages[kOwnedSlots];
         // Writes that hit a clean line need no coherence action (only
         // while a single core has run).

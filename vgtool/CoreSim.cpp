@@ -478,15 +478,6 @@ bool direct_replay() { return !sim::g_config.cachegrind && !sim::g_tlb_on && sim
 
 namespace {
 
-// run_batch_direct()'s walk without the simulation: how many events it
-// takes from `ev` with *quantum instructions left, and the quantum after.
-// A run of certain hits cut at the quantum leaves its rest in *cut (the
-// worker rewrites the event itself, and may be doing so now: the next plan
-// of the stream reads *cut instead). It reads the events first, so it
-// prefetches as run_batch_direct() does. (Counting the cost centres' Ir,
-// Dr and Dw here instead of on the worker, the served counts then kept
-// apart for the worker, changed nothing: omp_loop 1024 40 2.87 s either
-// way, medians of 5.)
 // Instructions of an event that is not a marker, its run of certain hits
 // included: what plan_batch()'s exact walk below counts for an event the
 // quantum does not end in, without a branch on the kind.
@@ -517,6 +508,15 @@ inline u32 whole_events(const Ev* ev, u32 i, u32 n, u32* q) {
     return i;
 }
 
+// run_batch_direct()'s walk without the simulation: how many events it
+// takes from `ev` with *quantum instructions left, and the quantum after.
+// A run of certain hits cut at the quantum leaves its rest in *cut (the
+// worker rewrites the event itself, and may be doing so now: the next plan
+// of the stream reads *cut instead). It reads the events first, so it
+// prefetches as run_batch_direct() does. (Counting the cost centres' Ir,
+// Dr and Dw here instead of on the worker, the served counts then kept
+// apart for the worker, changed nothing: omp_loop 1024 40 2.87 s either
+// way, medians of 5.)
 u32 plan_batch(const Ev* ev, u32 n, u32* quantum, Ev* cut) {
     u32 q = *quantum;
     // The exact step below takes the event the quantum ends in (or a
