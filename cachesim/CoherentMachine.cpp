@@ -445,7 +445,8 @@ inline __attribute__((always_inline)) u32 CoherentMachine::demand(u32 core, Acce
         bool dirty_up = false;
         depth = fetch(0, block, kind, icache_side, &dirty_up);
     } else {
-        if (c.write_back() && modified_write(c, block, bytes)) return 0;
+        // (On the short path's machines access_demand() has tried it.)
+        if (!plain_ && c.write_back() && modified_write(c, block, bytes)) return 0;
         begin_write();
         depth = unsigned(-1);
         if (c.write_back()) {
@@ -487,15 +488,18 @@ u32 CoherentMachine::access_demand(u32 core, AccessKind kind, u64 block, u64 byt
         cur_ = &cores_[0];
         return miss_simple<false>(kind, block);
     }
-    if (plain_ && multi_ && kind == kWrite && core < ncores_ && cores_[core].active) {
-        // Before the page filter's lookup, which such a write does not need
-        // (the short path's levels are write-back).
-        cur_ = &cores_[core];
-        if (modified_write(cur_->lv[0], block, bytes)) return 0;
-    }
-    if (plain_ && filtering_ && core < ncores_ && cores_[core].active) {
-        u32 r = miss_owned(core, kind, block);
-        if (r != kNotOwned) return r;
+    if (plain_ && core < ncores_ && cores_[core].active) {
+        // A write to a Modified line before the page filter's lookup, which
+        // it does not need (the short path's levels are write-back); demand()
+        // does not try it again.
+        if (multi_ && kind == kWrite) {
+            cur_ = &cores_[core];
+            if (modified_write(cur_->lv[0], block, bytes)) return 0;
+        }
+        if (filtering_) {
+            u32 r = miss_owned(core, kind, block);
+            if (r != kNotOwned) return r;
+        }
     }
     pf_count_ = 0;
     pf_flags_ = 0;

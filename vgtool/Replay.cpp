@@ -101,6 +101,8 @@ u64 g_pause_base;
 // 2.81, 2.84 and 2.86 s at 8, 32, 128, 256, 512 and 1,024 commands
 // (medians of 3, 6 at 128); omp_loop 1024 40 unchanged (2.91 s).
 constexpr u64 kMarkerBacklog = 128;
+// Whether the streams may grow by a pause (within g_pause_bytes of g_pause_base).
+bool pause_fits() { return stream::bytes_in_use() < g_pause_base + g_pause_bytes; }
 
 Slot* new_slot() {
     reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
@@ -627,8 +629,7 @@ Step run_slot(Slot* s) {
         // A cut run's rest is no marker (and the worker may be rewriting
         // the event: Stream::cut).
         if (!u->s->cut.w0 && (next->w0 & kTagMask) == kTagMarker) {
-            if (g_may_pause && replayworker::handed() - replayworker::finished() > kMarkerBacklog &&
-                stream::bytes_in_use() < g_pause_base + g_pause_bytes)
+            if (g_may_pause && replayworker::handed() - replayworker::finished() > kMarkerBacklog && pause_fits())
                 return Step::Pause;
             Ev e = *next;
             // The payload was appended with the header: it is there.
@@ -645,8 +646,7 @@ Step run_slot(Slot* s) {
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
         }
-        if (g_may_pause && replayworker::backlogged() && stream::bytes_in_use() < g_pause_base + g_pause_bytes)
-            return Step::Pause;
+        if (g_may_pause && replayworker::backlogged() && pause_fits()) return Step::Pause;
         if (u != relocated) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
