@@ -95,6 +95,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     classify_ = false;
     observe_ = false;
     simple_ = false;
+    l2_ = nullptr;
     plain_ = false;
     allow_simple_ = true;
     allow_filter_ = true;
@@ -212,6 +213,7 @@ void CoherentMachine::destroy() {
     filtering_ = false;
     multi_ = false;
     simple_ = false;
+    l2_ = nullptr;
     plain_ = false;
 }
 
@@ -530,6 +532,7 @@ void CoherentMachine::update_simple() {
     if (ok && split_) ok = plain(cores_[0].i1);
     plain_ = ok;
     simple_ = ok && !multi_;
+    l2_ = simple_ && levels_ >= 2 ? (plevels_ > 1 ? &cores_[0].lv[1] : &shared_[1]) : nullptr;
     if (!plain_) forget_owned_pages();  // miss_owned() runs only on the short path
 }
 

@@ -189,7 +189,20 @@ public:
     // carries the prefetched flag.) Returns depth | flags.
     u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
         u64 victim;
-        return view_rest_l1(l, kind, block, &victim) ? 0 : finish_miss(kind, block, victim);
+        if (view_rest_l1(l, kind, block, &victim)) return 0;
+        // A hit on the MRU way of L2 moves nothing: only its count, here
+        // rather than through miss_lower_half() and below_simple(). matmul
+        // 400, whose D1 misses nearly all find B's line at the front of its
+        // L2 set (the previous j used it): 2.06 s -> 1.94 s (medians of 5).
+        if (l2_) {
+            if (repl::key_holds(l2_->set_keys(l2_->set_of(block))[0], block)) {
+                l2_->stats.refs[kind]++;
+                if (cur_ != &cores_[0]) cur_ = &cores_[0];
+                if (victim != kNoVictim) writeback_l1_victim(victim);
+                return 1;
+            }
+        }
+        return finish_miss(kind, block, victim);
     }
     // Its two halves. On the short path L1 and the levels below it share
     // no state, so the one-core helpers may run finish_miss() on another
@@ -477,6 +490,7 @@ private:
     bool multi_;           // a second core has made an access
     bool simple_;          // access_demand() takes miss_simple() for core 0
     bool plain_;           // the configuration allows the short miss path
+    CacheLevel* l2_;       // simple_ with two levels or more: core 0's level 2 (view_rest_shifting())
     bool allow_simple_;    // tests may turn the short path off
     bool wb_private_;      // every private level is write-back
     bool allow_filter_;    // tests may turn the page filter off
