@@ -8,6 +8,7 @@ namespace missworker {
 
 bool g_async;
 bool g_watching;
+u64 g_window_misses, g_window_deep;
 
 namespace {
 
@@ -63,9 +64,6 @@ struct Pending {
 constexpr u32 kPendingBits = 14;
 Pending* g_pending;
 
-// Auto mode: the share of misses beyond L2 over windows of kWindow misses.
-constexpr u64 kWindow = 1u << 16;
-u64 g_window_misses, g_window_deep;  // main thread: this window's misses (and, sync mode, the deep ones)
 u64 g_window_start_done, g_window_start_deep;
 
 void add_pending(Pending* table, ULong* p) {
@@ -220,9 +218,7 @@ void push_counters(ULong* row, ULong* hist) {
     put(reinterpret_cast<u64>(row) | kWriteback, reinterpret_cast<ULong*>(reinterpret_cast<uptr>(hist) | 1));
 }
 
-void watch_miss(u32 depth) {
-    g_window_deep += depth >= 2;
-    if (++g_window_misses < kWindow) return;
+void watch_window_end() {
     bool deep = g_window_deep * 2 >= kWindow;
     g_window_misses = g_window_deep = 0;
     if (!deep) return;
