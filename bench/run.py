@@ -42,8 +42,13 @@ depend on how long libomp's idle threads spun)
   cachegrind      valgrind --tool=cachegrind --cache-sim=yes
                     --I1=32768,8,64 --D1=32768,8,64 --LL=8388608,16,64
                     --cachegrind-out-file=/dev/null
-  callgrind       valgrind --tool=callgrind --cache-sim=yes (same caches)
-                    --callgrind-out-file=/dev/null
+  cachegrind-desktop  the same with the caches of ompsim's default machine
+                    that Cachegrind can model: --I1=32768,8,64
+                    --D1=49152,12,64 --LL=31457280,15,64 (desktop's L3 as
+                    the LL); the bounds are against cachegrind, this is
+                    reported beside them
+  callgrind       valgrind --tool=callgrind --cache-sim=yes (cachegrind's
+                    caches) --callgrind-out-file=/dev/null
   ompsim          valgrind --tool=ompsim --monitor=no --output-file=DOC
                     (default machine: desktop, L1I/L1D + L2 private, L3;
                     OpenMP programs: one simulated core per thread, MESI
@@ -106,6 +111,13 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNELS = os.path.join(SRC, "bench", "kernels")
 
 CACHES = ["--I1=32768,8,64", "--D1=32768,8,64", "--LL=8388608,16,64"]
+# The caches of ompsim's default machine (desktop, MachinePresets) that
+# Cachegrind's two levels can model: its I1, its 48 KiB 12-way D1, and its
+# 30 MiB 15-way L3 as the LL (desktop's private 1.25 MiB L2 has no
+# counterpart). For information beside the bounds, which are measured
+# against CACHES: a 12-way D1 costs every simulator more per miss than an
+# 8-way one (matmul 400: Cachegrind 1.53 s with CACHES, 1.82 s with these).
+DESKTOP_CACHES = ["--I1=32768,8,64", "--D1=49152,12,64", "--LL=31457280,15,64"]
 # Every tool with Valgrind's fair scheduler lock, ompsim's default
 # (vgtool/FairScheduling.h). With the default pipe lock libomp's spinning
 # idle threads decide the time: Cachegrind on omp_tasks took 3.1, 5.2 and
@@ -117,6 +129,8 @@ CONFIGS = {
     "native": None,
     "none": ["--tool=none"] + SCHED,
     "cachegrind": ["--tool=cachegrind", "--cache-sim=yes"] + SCHED + CACHES + ["--cachegrind-out-file=/dev/null"],
+    "cachegrind-desktop": ["--tool=cachegrind", "--cache-sim=yes"] + SCHED + DESKTOP_CACHES +
+                          ["--cachegrind-out-file=/dev/null"],
     "callgrind": ["--tool=callgrind", "--cache-sim=yes"] + SCHED + CACHES + ["--callgrind-out-file=/dev/null"],
     "ompsim": ["--tool=ompsim", "--monitor=no"] + SCHED,
     "ompsim+monitor": ["--tool=ompsim", "--monitor=yes", "--histogram-bins=25"] + SCHED,
@@ -440,7 +454,10 @@ def run_suite(a, runner, quick):
             entry["results"][c] = summarise(raw[c])
         cg = entry["results"].get("cachegrind")
         cl = entry["results"].get("callgrind")
+        cgd = entry["results"].get("cachegrind-desktop")
         for c, s in entry["results"].items():
+            if cgd:
+                s["time_vs_cg_desktop"] = round(s["median_time"] / cgd["median_time"], 3)
             if cg:
                 s["time_ratio"] = round(s["median_time"] / cg["median_time"], 3)
                 s["rss_ratio"] = round(s["median_rss_kb"] / cg["median_rss_kb"], 3)
@@ -477,8 +494,10 @@ def evaluate_checks(results):
         rows = []
         # The time bounds read as CPU time too (user + system of every host
         # thread), for information: ompsim's workers take a second host CPU
-        # where Cachegrind takes one.
+        # where Cachegrind takes one. And against Cachegrind with the default
+        # machine's caches (DESKTOP_CACHES), for information too.
         cpu = []
+        desk = []
         for e in results:
             if e["kind"] == "startup" or (kind != "any" and e["kind"] != kind):
                 continue
@@ -489,6 +508,8 @@ def evaluate_checks(results):
                 v = s.get("time_ratio")
                 if "cpu_ratio" in s:
                     cpu.append({"benchmark": e["name"], "value": s["cpu_ratio"]})
+                if "time_vs_cg_desktop" in s:
+                    desk.append({"benchmark": e["name"], "value": s["time_vs_cg_desktop"]})
             elif metric == "rss":
                 v = s.get("rss_ratio")
             else:
@@ -514,6 +535,10 @@ def evaluate_checks(results):
                 check["cpu_per_benchmark"] = cpu
                 check["cpu_worst"] = max(r["value"] for r in cpu)
                 check["cpu_pass"] = all(r["value"] <= bound for r in cpu)
+            if desk:
+                check["desktop_per_benchmark"] = desk
+                check["desktop_worst"] = max(r["value"] for r in desk)
+                check["desktop_pass"] = all(r["value"] <= bound for r in desk)
             checks.append(check)
     info = []
     for e in results:
@@ -538,6 +563,11 @@ def print_checks(checks, info):
             log("  info: %s read as CPU time: %s, worst %.2f (%s)" % (
                 c["id"], "within the bound" if c["cpu_pass"] else "beyond the bound", c["cpu_worst"],
                 ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["cpu_per_benchmark"])))
+    for c in checks:
+        if "desktop_per_benchmark" in c:
+            log("  info: %s against cachegrind-desktop: %s, worst %.2f (%s)" % (
+                c["id"], "within the bound" if c["desktop_pass"] else "beyond the bound", c["desktop_worst"],
+                ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["desktop_per_benchmark"])))
     if info:
         log("  info: single-threaded, ompsim+monitor / Cachegrind peak RSS: " +
             ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in info))
@@ -624,6 +654,19 @@ def suite_markdown(doc):
                     c["id"], c["description"].replace(" time", ""), c["bound"],
                     "yes" if c["cpu_pass"] else "**no**", c["cpu_worst"],
                     ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["cpu_per_benchmark"])))
+            lines.append("")
+        desk = [c for c in doc["checks"] if "desktop_per_benchmark" in c]
+        if desk:
+            lines.append("The time bounds against `cachegrind-desktop` instead (information: Cachegrind with the "
+                         "default machine's I1, D1 and L3 as its LL):")
+            lines.append("")
+            lines.append("| | bound | within | worst | per benchmark |")
+            lines.append("| --- | --- | --- | ---: | --- |")
+            for c in desk:
+                lines.append("| %s | %s <= %.1f | %s | %.2f | %s |" % (
+                    c["id"], c["description"].replace("Cachegrind", "cachegrind-desktop"), c["bound"],
+                    "yes" if c["desktop_pass"] else "**no**", c["desktop_worst"],
+                    ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["desktop_per_benchmark"])))
             lines.append("")
     return "\n".join(lines)
 
