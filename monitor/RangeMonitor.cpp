@@ -1011,9 +1011,9 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
         }
     }
     e.s = nullptr;
-    e.row = nullptr;
+    e.row = &sink_row_;
     e.base = 0;
-    e.bucket = nullptr;
+    e.bucket = sink_bucket_;
     e.hist = nullptr;
     e.mul = 0;
     if (win != kNone) {

@@ -188,13 +188,17 @@ struct Seg {
 };
 
 // A last-hit cache entry: over [lo, lo+len) the winning range is constant;
-// s == null when nothing counted is there.
+// s == null when nothing counted is there. Every entry that resolve() fills
+// has a row and, unless it has hist, a bucket: where nothing counts, or
+// nothing is histogrammed, they are RangeMonitor's sinks, so that the hot
+// path counts without testing s and tests one pointer for the histogram.
 struct alignas(64) CacheEntry {  // one cache line each
     u64 lo, len;
     Structure* s;
-    Row* row;     // row of the cache's thread
+    Row* row;     // row of the cache's thread (the sink row when s is null)
     u64 base;     // lo of the winning range (histogram offsets)
-    u64* bucket;  // bins mode, a large range: the bucket's counters (the interval stays in it)
+    u64* bucket;  // bins mode, a large range: the bucket's counters (the interval stays in it); with
+                  // neither a bucket nor hist, the sink bucket
     u64* hist;    // lines mode, or bins mode for a small range: the structure's histogram; else null
     u64 mul;      // with hist: addr's bucket is bucket_of(addr - base, mul)
 };
@@ -384,6 +388,10 @@ private:
     u32 dstride_;  // levels + 1
     u32 hstride_;  // 2 * (levels + 1)
 
+    // Counts nobody reads (mon::CacheEntry): of the accesses where nothing
+    // counts, and the histogram of structures without one.
+    mon::Row sink_row_;
+    u64 sink_bucket_[mon::kStride];
     mon::CacheEntry cache_[mon::kCacheWays];
     mon::CacheEntry wide_[mon::kWideEntries];  // entries wider than a page, most recent first
     // Bins mode: the wide entries, and per page slot the last one resolved
@@ -419,10 +427,10 @@ inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 
     ++e.row->served[idx];
     // Bins mode: resolve() found the bucket and kept the interval inside it,
     // so no division here (memcopy with 25 bins: 1.18x -> docs/performance.md).
-    if (e.bucket)
-        ++e.bucket[idx];
-    else if (e.hist)
+    if (e.hist)
         ++e.hist[mon::bucket_of(addr - e.base, e.mul) * hstride + idx];
+    else
+        ++e.bucket[idx];
 }
 
 // The page slot of addr, then the most recent wide entry (a walk across a
@@ -431,7 +439,7 @@ inline bool RangeMonitor::cached(u64 addr, u32 idx) {
     const mon::CacheEntry& e = cache_[mon::cache_slot(addr)];
     const mon::CacheEntry& w = addr - e.lo < e.len ? e : wide_[0];
     if (addr - w.lo >= w.len) return false;
-    if (w.s) bump(w, addr, idx, hstride_);
+    bump(w, addr, idx, hstride_);
     return true;
 }
 
@@ -443,7 +451,8 @@ inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned dep
 inline bool RangeMonitor::point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const {
     if (!e.s) return false;
     *row = e.row->served + base;
-    *hist = e.bucket ? e.bucket + base : e.hist ? e.hist + mon::bucket_of(addr - e.base, e.mul) * hstride_ + base : nullptr;
+    *hist = e.hist ? e.hist + mon::bucket_of(addr - e.base, e.mul) * hstride_ + base
+                   : e.bucket == sink_bucket_ ? nullptr : e.bucket + base;
     return true;
 }
 

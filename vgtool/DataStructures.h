@@ -31,6 +31,10 @@ extern u32 g_thread;       // the running Valgrind thread
 inline void record(u64 addr, AccessKind kind, unsigned depth) {
     if (g_on) g_mon.record_current(addr, kind, depth);
 }
+// The same where the caller knows the monitor is on: the one-core fast
+// helpers with the monitor (sim::fast_helpers(true)) are chosen only then,
+// and it never goes off.
+inline void record_on(u64 addr, AccessKind kind, unsigned depth) { g_mon.record_current(addr, kind, depth); }
 // What record_flags() and record_multicore() do beyond the counts: the
 // extra counters of the flags (kPrefetchHit; kCoherenceMiss and
 // kFalseSharing when `coherence`) and, for an observed access (kObserved:

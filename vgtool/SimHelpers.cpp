@@ -315,7 +315,7 @@ __attribute__((noinline)) void fast_lines(ULong* served, Addr a, UWord size, Add
         if (repl::key_matches(*k, b)) {
             if (K == kWrite) *k |= 1;
             g_fd.refs[K]++;
-            if (Mon) ds::record(at, K, 0);
+            if (Mon) ds::record_on(at, K, 0);
             continue;
         }
         u32 r = fast_rest(g_fd, K, b, pc, served);
@@ -353,7 +353,7 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
     if (__builtin_expect(repl::key_matches(*k, b) && (K == kRead || g_fd.write_back), 1)) {
         if (K == kWrite) *k |= 1;  // dirty
         g_fd.refs[K]++;
-        if (Mon) ds::record(a, K, 0);
+        if (Mon) ds::record_on(a, K, 0);
         return;
     }
     // An LRU hit on the second way swaps the two: two lines that alternate
@@ -368,7 +368,7 @@ inline void fast_data(InstrInfo* n, Addr a, UWord size) {
         auto hit = [&](u64 key) {
             k[0] = K == kWrite ? key | 1 : key;
             g_fd.refs[K]++;
-            if (Mon) ds::record(a, K, 0);
+            if (Mon) ds::record_on(a, K, 0);
         };
         u64 k1 = k[1];
         if (repl::key_matches(k1, b)) {
