@@ -134,6 +134,8 @@ void RangeMonitor::clear_fields() {
     cfg_.slots = 0;
     dstride_ = 1;
     hstride_ = 2;
+    zero_bytes(&sink_row_, sizeof sink_row_);
+    zero_bytes(sink_bucket_, sizeof sink_bucket_);
     flush_cache();
     cache_thread_ = kMonitorNoThread;
     structs_ = nullptr;
