@@ -558,16 +558,12 @@ def print_checks(checks, info):
         log("       " + ", ".join("%s %.2f%s" % (r["benchmark"], r["value"], "" if r["pass"] else
                                                 " (FAIL%s)" % (": " + r["why"] if "why" in r else ""))
                                   for r in c["per_benchmark"]))
-    for c in checks:
-        if "cpu_per_benchmark" in c:
-            log("  info: %s read as CPU time: %s, worst %.2f (%s)" % (
-                c["id"], "within the bound" if c["cpu_pass"] else "beyond the bound", c["cpu_worst"],
-                ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["cpu_per_benchmark"])))
-    for c in checks:
-        if "desktop_per_benchmark" in c:
-            log("  info: %s against cachegrind-desktop: %s, worst %.2f (%s)" % (
-                c["id"], "within the bound" if c["desktop_pass"] else "beyond the bound", c["desktop_worst"],
-                ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["desktop_per_benchmark"])))
+    for key, how in (("cpu", "read as CPU time"), ("desktop", "against cachegrind-desktop")):
+        for c in checks:
+            if key + "_per_benchmark" in c:
+                log("  info: %s %s: %s, worst %.2f (%s)" % (
+                    c["id"], how, "within the bound" if c[key + "_pass"] else "beyond the bound", c[key + "_worst"],
+                    ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c[key + "_per_benchmark"])))
     if info:
         log("  info: single-threaded, ompsim+monitor / Cachegrind peak RSS: " +
             ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in info))
@@ -609,6 +605,23 @@ def time_table(lines, doc, title, key, ratio):
     lines.append("")
 
 
+# The checks' readings for information (evaluate_checks(): "cpu" as CPU
+# time, "desktop" against cachegrind-desktop) as a table under `title`.
+def info_table(lines, checks, key, title, describe):
+    rows = [c for c in checks if key + "_per_benchmark" in c]
+    if not rows:
+        return
+    lines.append(title)
+    lines.append("")
+    lines.append("| | bound | within | worst | per benchmark |")
+    lines.append("| --- | --- | --- | ---: | --- |")
+    for c in rows:
+        lines.append("| %s | %s <= %.1f | %s | %.2f | %s |" % (
+            c["id"], describe(c["description"]), c["bound"], "yes" if c[key + "_pass"] else "**no**",
+            c[key + "_worst"], ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c[key + "_per_benchmark"])))
+    lines.append("")
+
+
 def suite_markdown(doc):
     configs = doc["configs_run"]
     lines = measured_header(doc)
@@ -642,32 +655,14 @@ def suite_markdown(doc):
                 ", ".join("%s %.2f%s" % (r["benchmark"], r["value"], " (%s)" % r["why"] if "why" in r else "")
                           for r in c["per_benchmark"])))
         lines.append("")
-        cpu = [c for c in doc["checks"] if "cpu_per_benchmark" in c]
-        if cpu:
-            lines.append("The time bounds read as CPU time instead (information: the bounds above are wall "
-                         "time; `--miss-thread=no --replay-thread=no` keeps ompsim on one host CPU):")
-            lines.append("")
-            lines.append("| | bound | within | worst | per benchmark |")
-            lines.append("| --- | --- | --- | ---: | --- |")
-            for c in cpu:
-                lines.append("| %s | %s (CPU) <= %.1f | %s | %.2f | %s |" % (
-                    c["id"], c["description"].replace(" time", ""), c["bound"],
-                    "yes" if c["cpu_pass"] else "**no**", c["cpu_worst"],
-                    ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["cpu_per_benchmark"])))
-            lines.append("")
-        desk = [c for c in doc["checks"] if "desktop_per_benchmark" in c]
-        if desk:
-            lines.append("The time bounds against `cachegrind-desktop` instead (information: Cachegrind with the "
-                         "default machine's I1, D1 and L3 as its LL):")
-            lines.append("")
-            lines.append("| | bound | within | worst | per benchmark |")
-            lines.append("| --- | --- | --- | ---: | --- |")
-            for c in desk:
-                lines.append("| %s | %s <= %.1f | %s | %.2f | %s |" % (
-                    c["id"], c["description"].replace("Cachegrind", "cachegrind-desktop"), c["bound"],
-                    "yes" if c["desktop_pass"] else "**no**", c["desktop_worst"],
-                    ", ".join("%s %.2f" % (r["benchmark"], r["value"]) for r in c["desktop_per_benchmark"])))
-            lines.append("")
+        info_table(lines, doc["checks"], "cpu",
+                   "The time bounds read as CPU time instead (information: the bounds above are wall "
+                   "time; `--miss-thread=no --replay-thread=no` keeps ompsim on one host CPU):",
+                   lambda d: d.replace(" time", " (CPU)"))
+        info_table(lines, doc["checks"], "desktop",
+                   "The time bounds against `cachegrind-desktop` instead (information: Cachegrind with the "
+                   "default machine's I1, D1 and L3 as its LL):",
+                   lambda d: d.replace("Cachegrind", "cachegrind-desktop"))
     return "\n".join(lines)
 
 
