@@ -577,6 +577,15 @@ bool relocate_top(Slot* s) {
     return true;
 }
 
+// Whether run_slot(s) would return Step::Turn at once, running nothing:
+// a running slot with a unit and no quantum left (the checks before the
+// quantum's, in their order).
+bool turn_used_up(Slot* s) {
+    if (s->state != SlotState::Running || s->quantum_left != 0) return false;
+    Unit* u = top(s);
+    return u && !(s->loop && u->kind != UnitKind::Chunk);
+}
+
 // Runs the slot for the rest of its quantum.
 Step run_slot(Slot* s) {
     coresim::enter(s->index, s->core);
@@ -702,6 +711,20 @@ bool run_rounds() {
                 // it keeps going only if it is thread 0.
                 g_rr = g_restart->index;
                 g_restart = nullptr;
+                // Thread 0 forked and then ran out its new quantum in the
+                // same turn: its next turn would be empty (the quantum's end,
+                // nothing run), so it is skipped here as the round would
+                // skip it. Taken, it made a round without progress, which
+                // ended the replay until the next advance() and moved the
+                // pause's base to where the replay had not caught up: with
+                // one thread, each parallel region let the recording run
+                // 64 MiB further ahead (omp_loop 1024 20, one thread: a peak
+                // of 475 MB).
+                Slot* first = g_slots[g_rr];
+                if (turn_used_up(first)) {
+                    first->quantum_left = g_opt.quantum;
+                    g_rr = g_rr + 1 == g_nslots ? 0 : g_rr + 1;
+                }
                 continue;
             }
             s->quantum_left = g_opt.quantum;
