@@ -712,14 +712,15 @@ bool run_rounds() {
                 g_rr = g_restart->index;
                 g_restart = nullptr;
                 // Thread 0 forked and then ran out its new quantum in the
-                // same turn: its next turn would be empty (the quantum's end,
-                // nothing run), so it is skipped here as the round would
-                // skip it. Taken, it made a round without progress, which
-                // ended the replay until the next advance() and moved the
-                // pause's base to where the replay had not caught up: with
-                // one thread, each parallel region let the recording run
-                // 64 MiB further ahead (omp_loop 1024 20, one thread: a peak
-                // of 475 MB).
+                // same turn: its next turn would run nothing (it returns at
+                // the quantum's end), so it is skipped, the turns keeping
+                // their order. Taken, with no other thread to run it made a
+                // round without progress, which reads as "all blocked":
+                // finish()'s catch-up stopped there with events left (one
+                // thread with the replay worker: omp_loop 512 20 lost 4.5 %
+                // of its instructions, deterministic="false"), and each
+                // advance() moved the pause's base up to where the replay
+                // stood (omp_loop 1024 20: a peak of 475 MB, 139 MB now).
                 Slot* first = g_slots[g_rr];
                 if (turn_used_up(first)) {
                     first->quantum_left = g_opt.quantum;
