@@ -18,11 +18,11 @@
 #  - a team of 300 threads (the slots' counters grow while the worker runs,
 #    and cores start: the main thread allocates for the worker), nested
 #    teams, undeferred tasks 200 deep;
-#  - one thread (omp_loop 512 20, a parallel region per sweep): the
-#    replay's final catch-up once stopped at the empty turn after a fork
-#    and left the run's last regions unreplayed (deterministic="false",
-#    4.5 % of the instructions missing; 14 % at 1024 20), with the worker
-#    only;
+#  - one thread (omp_loop 512 20, a parallel region per sweep), and teams
+#    of one in a program of four threads (omp_serial_teams): the replay's
+#    final catch-up once stopped at the empty turn after a fork and left
+#    the run's last regions unreplayed (deterministic="false"; 4.5 % and
+#    73 % of the instructions missing), with the worker only;
 #  - --quantum=1 (a batch per instruction: every run of certain hits is
 #    cut, which the worker rewrites while the main thread plans on), slots
 #    sharing two cores, and a 1 MiB --stream-buffer (events spilled to a
@@ -83,6 +83,7 @@ OMP_NUM_THREADS=300 same team300 "$progs/omp_wide"
 OMP_MAX_ACTIVE_LEVELS=2 same nested "$progs/omp_nested"
 OMP_NUM_THREADS=2 same deep_tasks "$progs/deep_tasks" 200
 OMP_NUM_THREADS=1 same one_thread "$progs/omp_loop" 512 20
+same serial_teams "$progs/omp_serial_teams"
 same quantum1 --quantum=1 "$ex/task_depend"
 same two_cores --cores=2 "$ex/critical"
 same spill --stream-buffer=1M "$ex/fib_tasks"
