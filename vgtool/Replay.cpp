@@ -577,15 +577,6 @@ bool relocate_top(Slot* s) {
     return true;
 }
 
-// Whether run_slot(s) would return Step::Turn at once, running nothing:
-// a running slot with a unit and no quantum left (the checks before the
-// quantum's, in their order).
-bool turn_used_up(Slot* s) {
-    if (s->state != SlotState::Running || s->quantum_left != 0) return false;
-    Unit* u = top(s);
-    return u && !(s->loop && u->kind != UnitKind::Chunk);
-}
-
 // Runs the slot for the rest of its quantum.
 Step run_slot(Slot* s) {
     coresim::enter(s->index, s->core);
@@ -691,6 +682,12 @@ void start(Unit* serial) {
 namespace {
 
 // False if it paused.
+// The end of s's turn: a new quantum, and the next slot's turn.
+void end_turn(Slot* s) {
+    s->quantum_left = g_opt.quantum;
+    g_rr = s->index + 1 == g_nslots ? 0 : s->index + 1;
+}
+
 bool run_rounds() {
     for (;;) {
         // One round: every slot from g_rr on gets the rest of its turn.
@@ -712,24 +709,20 @@ bool run_rounds() {
                 g_rr = g_restart->index;
                 g_restart = nullptr;
                 // Thread 0 forked and then ran out its new quantum in the
-                // same turn: its next turn would run nothing (it returns at
-                // the quantum's end), so it is skipped, the turns keeping
-                // their order. Taken, with no other thread to run it made a
-                // round without progress, which reads as "all blocked":
-                // finish()'s catch-up stopped there with events left (one
-                // thread with the replay worker: omp_loop 512 20 lost 4.5 %
-                // of its instructions, deterministic="false"), and each
-                // advance() moved the pause's base up to where the replay
-                // stood (omp_loop 1024 20: a peak of 475 MB, 139 MB now).
-                Slot* first = g_slots[g_rr];
-                if (turn_used_up(first)) {
-                    first->quantum_left = g_opt.quantum;
-                    g_rr = g_rr + 1 == g_nslots ? 0 : g_rr + 1;
-                }
+                // same turn (run_slot() returns Turn only at the quantum's
+                // end): its turn is over, as after any other. Restarted at
+                // it, it got an empty turn, and with no other thread to run
+                // that made a round without progress, which reads as "all
+                // blocked": finish()'s catch-up stopped there with events
+                // left (one thread with the replay worker: omp_loop 512 20
+                // lost 4.5 % of its instructions, deterministic="false"),
+                // and each advance() moved the pause's base up to where the
+                // replay stood (omp_loop 1024 20: a peak of 475 MB, 139 MB
+                // now).
+                if (r == Step::Turn && g_slots[g_rr] == s) end_turn(s);
                 continue;
             }
-            s->quantum_left = g_opt.quantum;
-            g_rr = g_rr + 1 == g_nslots ? 0 : g_rr + 1;
+            end_turn(s);
         }
         if (stalled) {
             // Too much recorded ahead of a slot that has not run yet: give up

@@ -22,7 +22,7 @@
 #    of one in a program of four threads (omp_serial_teams): the replay's
 #    final catch-up once stopped at the empty turn after a fork and left
 #    the run's last regions unreplayed (deterministic="false"; 4.5 % and
-#    72 % of the instructions missing), with the worker only;
+#    84 % of the instructions missing), with the worker only;
 #  - --quantum=1 (a batch per instruction: every run of certain hits is
 #    cut, which the worker rewrites while the main thread plans on), slots
 #    sharing two cores, and a 1 MiB --stream-buffer (events spilled to a

@@ -10,17 +10,18 @@ t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
 
+# The lock named in a -v -v log on standard input.
+lock_named() { sed -n 's/.*Scheduler: using \(.*\) scheduler lock implementation.*/\1/p'; }
+
 # The lock --fair-sched=try gives on this host (the ticket lock needs futexes).
-expect=$(valgrind --tool=none -v -v --fair-sched=try true 2>&1 |
-         sed -n 's/.*Scheduler: using \(.*\) scheduler lock implementation.*/\1/p')
+expect=$(valgrind --tool=none -v -v --fair-sched=try true 2>&1 | lock_named)
 [ -n "$expect" ] || { echo "FAIL: valgrind -v -v does not name its scheduler lock"; exit 1; }
 
 # lock NAME EXPECTED [ENV] OPTIONS...: the lock of a run of `true`.
 lock() {
     name=$1 want=$2 env=$3
     shift 3
-    got=$(env $env "$runner" -v -v --output-file="$t/true.xml" --output-overwrite=yes "$@" true 2>&1 |
-          sed -n 's/.*Scheduler: using \(.*\) scheduler lock implementation.*/\1/p')
+    got=$(env $env "$runner" -v -v --output-file="$t/true.xml" --output-overwrite=yes "$@" true 2>&1 | lock_named)
     if [ "$got" = "$want" ]; then echo "ok: $name: the $got scheduler lock"
     else echo "FAIL: $name: the '$got' scheduler lock, expected '$want'"; status=1; fi
 }
