@@ -89,12 +89,18 @@ constexpr u32 kCoherenceBase = 2 * (kMonitorMaxLevels + 1);
 constexpr u32 kExtraCounters = kExtraClassBase + kExtraClassCounters;
 constexpr u32 kStride = kCoherenceBase + kExtraCounters;
 constexpr u32 kNone = 0xffffffffu;
-// The last-hit cache: direct-mapped by 4 KiB page number. Entries never
-// leave their page, so an entry lives in the slot of its page. 16 slots:
-// matmul's three arrays and the stack each keep their own entry, where the
-// earlier 4-entry move-to-front cache paid a shuffle on every alternation
-// (bench/monitor_overhead.sh, docs/performance.md).
-constexpr u32 kCacheWays = 16;
+// The last-hit cache: direct-mapped by 4 KiB page number. An entry is read
+// only for addresses of the pages of its slot (a wide entry copied into a
+// slot included), which lets invalidate() visit only the slots of the
+// changed range's pages. 16 slots were enough for matmul's three arrays
+// and the stack, where the earlier 4-entry move-to-front cache paid a
+// shuffle on every alternation (bench/monitor_overhead.sh). 1024 slots
+// (64 KiB) hold containers' heap pages and matmul's column of B (313
+// pages): containers 100000 4 with 25 bins 7.92 s -> 7.26 s, matmul 400
+// 2.37 s -> 2.28 s, stencil 2.29 s -> 2.22 s, since invalidate() stopped
+// walking every slot at each of containers' 1.5 M heap events and
+// flush_cache() empties only the slots used since the last thread switch.
+constexpr u32 kCacheWays = 1024;
 inline u32 cache_slot(u64 addr) { return u32(addr >> 12) & (kCacheWays - 1); }
 constexpr u32 kWideEntries = 2;
 
@@ -398,6 +404,10 @@ private:
     // there, before their cut to one bin.
     mon::WholeEntry whole_[mon::kWideEntries];
     mon::WholeEntry slot_whole_[mon::kCacheWays];
+    // Slots filled since the last flush_cache(), one bit each.
+    static constexpr u32 kUsedWords = mon::kCacheWays / 64;
+    u64 used_[kUsedWords];
+    void mark_used(u32 slot) { used_[slot / 64] |= 1ull << (slot % 64); }
     u32 cache_thread_;
 
     mon::Structure* structs_;

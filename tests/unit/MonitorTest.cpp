@@ -459,6 +459,29 @@ TEST(Monitor, PerThreadRows) {
     EXPECT_EQ(t.total(s), 1u);
 }
 
+// A thread switch empties every page slot the last thread filled, not only
+// the one the new thread looks up first: the cache's entries carry the
+// thread's row. Two pages 64 KiB apart (different slots), filled by thread
+// 1; thread 2 then reads the second page first. Of its two references, none
+// may land in thread 1's row.
+TEST(Monitor, ThreadSwitchEmptiesEverySlot) {
+    M t(config(1));
+    RangeMonitor& m = t.m;
+    u32 s = m.add_structure(false);
+    ASSERT_TRUE(m.add_range(0x100000, 64, s));
+    ASSERT_TRUE(m.add_range(0x110000, 64, s));
+    m.prepare_thread(1);
+    m.record(0x100000, kRead, 0, 1);
+    m.record(0x110000, kRead, 0, 1);
+    m.prepare_thread(2);
+    m.record(0x110000, kRead, 1, 2);
+    m.record(0x100000, kRead, 1, 2);
+    ASSERT_EQ(m.threads_seen(s), 2u);
+    EXPECT_EQ(m.served_thread(s, 0, 0, 0), 2u);  // thread 1: its two hits
+    EXPECT_EQ(m.served_thread(s, 0, 0, 1), 0u);
+    EXPECT_EQ(m.served_thread(s, 1, 0, 1), 2u);  // thread 2: both of its own
+}
+
 // Three structures for the hot-path comparisons below: a big range, a
 // small one, and a user range inside the big one.
 static void add_three(RangeMonitor& m, u32 ids[3]) {
