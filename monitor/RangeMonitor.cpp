@@ -825,9 +825,27 @@ void RangeMonitor::remove_chain(u32 head) {
     if (rebuild) rebuild_segs();  // shrinking: segs_ already has room
 }
 
+// Calls f(r) for every live range r that may start at lo (f checks): in
+// lo's page, only the entries whose start offset is lo's (the list is
+// sorted by lo, so they are adjacent, found by binary search), then the
+// big ranges. Reading every range of the page instead, as remove_range()
+// did, cost containers a host miss per block of the page at each free.
+template <class F>
+void RangeMonitor::for_each_starting_at(u64 lo, F f) const {
+    u32 slot = page_find(lo >> kPageBits);
+    if (slot != kNone) {
+        const Page& p = pages_[slot];
+        const mon::PageLists l = page_lists(p);
+        u16 off = u16(lo & kPageMask);
+        u32 i = off ? upper_bound(l.starts, p.count, u16(off - 1)) : 0;
+        for (; i < p.count && l.starts[i] == off; ++i) f(l.ids[i]);
+    }
+    for (u32 i = 0; i < nbig_; ++i) f(big_[i]);
+}
+
 u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
     u32 head = kNone, n = 0;
-    auto take = [&](u32 r) {
+    for_each_starting_at(lo, [&](u32 r) {
         Range& g = ranges_[r];
         if (g.mark || g.lo != lo) return;
         if (!(which & (g.user ? kUserRanges : kAutomaticRanges))) return;
@@ -835,17 +853,24 @@ u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
         g.link = head;
         head = r;
         ++n;
-    };
-    u32 slot = page_find(lo >> kPageBits);
-    if (slot != kNone) {
-        const Page& p = pages_[slot];
-        const u32* ids = page_lists(p).ids;
-        for (u32 i = 0; i < p.count; ++i) take(ids[i]);
-    }
-    for (u32 i = 0; i < nbig_; ++i) take(big_[i]);
+    });
     remove_chain(head);
     ensure_rows();
     return n;
+}
+
+u32 RangeMonitor::structure_starting_at(u64 lo, MonitorRangeClass which) const {
+    u32 best = kNone;
+    u64 prio = 0;
+    for_each_starting_at(lo, [&](u32 r) {
+        const Range& g = ranges_[r];
+        if (g.lo != lo || !(which & (g.user ? kUserRanges : kAutomaticRanges))) return;
+        if (best == kNone || g.prio > prio) {
+            best = g.sid;
+            prio = g.prio;
+        }
+    });
+    return best == kNone ? kMonitorNoStructure : best;
 }
 
 u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {

@@ -254,6 +254,9 @@ public:
     // structures (free, munmap, forget); structures and counts stay. Returns
     // how many were removed.
     u32 remove_range(u64 lo, MonitorRangeClass which = kAllRanges);
+    // The structure of the most recently added range of the class that
+    // starts at lo (a live heap block's site), or kMonitorNoStructure.
+    u32 structure_starting_at(u64 lo, MonitorRangeClass which) const;
     // Whether add_range() of `size` bytes for structure `id` may move the
     // structure's counters (a lines-mode histogram that must grow), which
     // locate_current()'s pointers would then miss. add_structure() may move
@@ -387,6 +390,8 @@ private:
     // Read-only uses (the lists are not changed through it).
     static mon::PageLists page_lists(const mon::Page& p) { return page_lists(const_cast<mon::Page&>(p)); }
     bool page_add(u64 page, u32 r);
+    template <class F>
+    void for_each_starting_at(u64 lo, F f) const;
     void page_remove(u64 page, u32 r);
 
     Allocator alloc_;

@@ -195,6 +195,37 @@ TEST(Monitor, FreeAndReuseNotDoubleCounted) {
     EXPECT_EQ(m.live_ranges(), 0u);
 }
 
+// The ranges starting at an address, by class, in a page where others
+// start before it, at the same offset and after it: what free() removes and
+// what a heap block's resolution request finds (no table of blocks beside
+// the monitor's own).
+TEST(Monitor, RangesStartingAt) {
+    M t(config(1));
+    RangeMonitor& m = t.m;
+    const u64 P = 0x11000;  // a page
+    u32 a = m.add_structure(false), b = m.add_structure(false), c = m.add_structure(true);
+    u32 d = m.add_structure(false), e = m.add_structure(false);
+    ASSERT_TRUE(m.add_range(P - 0x80, 0x100, a));  // from the page before
+    ASSERT_TRUE(m.add_range(P, 0x40, b));
+    ASSERT_TRUE(m.add_range(P, 0x20, c));          // user, same start
+    ASSERT_TRUE(m.add_range(P + 0x40, 0x40, d));
+    ASSERT_TRUE(m.add_range(P + 0x40, 0x10, e));   // later, same start
+    EXPECT_EQ(m.structure_starting_at(P - 0x80, kAutomaticRanges), a);
+    EXPECT_EQ(m.structure_starting_at(P, kAutomaticRanges), b);
+    EXPECT_EQ(m.structure_starting_at(P, kUserRanges), c);
+    EXPECT_EQ(m.structure_starting_at(P, kAllRanges), c);  // a user range wins
+    EXPECT_EQ(m.structure_starting_at(P + 0x40, kAutomaticRanges), e);  // the most recent
+    EXPECT_EQ(m.structure_starting_at(P + 0x10, kAllRanges), kMonitorNoStructure);
+    EXPECT_EQ(m.structure_starting_at(P + 0x1000, kAllRanges), kMonitorNoStructure);
+    EXPECT_EQ(m.remove_range(P, kAutomaticRanges), 1u);
+    EXPECT_EQ(m.structure_starting_at(P, kAutomaticRanges), kMonitorNoStructure);
+    EXPECT_EQ(m.structure_starting_at(P, kAllRanges), c);
+    EXPECT_EQ(m.remove_range(P + 0x40, kAutomaticRanges), 2u);
+    EXPECT_EQ(m.remove_range(P - 0x80, kUserRanges), 0u);
+    EXPECT_EQ(m.remove_range(P - 0x80), 1u);
+    EXPECT_EQ(m.live_ranges(), 1u);
+}
+
 // An allocation site with 1000 live blocks is one structure; the histogram
 // is over the offset inside each block.
 TEST(Monitor, HeapSiteWithManyBlocksIsOneStructure) {
