@@ -944,13 +944,12 @@ inline bool meets(const CacheEntry& e, u64 lo, u64 hi) {
 void RangeMonitor::invalidate(u64 lo, u64 hi) {
     // A page slot is read only for addresses of its pages, so only the
     // slots of [lo, hi)'s pages can serve an address whose winner changed.
-    u64 first = lo >> 12, pages = ((hi - 1) >> 12) - first + 1;
+    u64 first = lo >> kPageBits, pages = ((hi - 1) >> kPageBits) - first + 1;
     if (pages < kCacheWays) {
         for (u64 p = 0; p < pages; ++p) {
-            CacheEntry& e = cache_[mon::cache_slot((first + p) << 12)];
-            if (meets(e, lo, hi)) e.len = 0;
-            WholeEntry& w = slot_whole_[mon::cache_slot((first + p) << 12)];
-            if (meets(w.e, lo, hi)) w.e.len = 0;
+            u32 slot = mon::cache_slot((first + p) << kPageBits);
+            if (meets(cache_[slot], lo, hi)) cache_[slot].len = 0;
+            if (meets(slot_whole_[slot].e, lo, hi)) slot_whole_[slot].e.len = 0;
         }
     } else {
         for (CacheEntry& e : cache_)
@@ -1205,9 +1204,10 @@ bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
 
 void RangeMonitor::record_extra(u64 addr, u32 mask) {
     if (!pages_) return;
-    CacheEntry& e = cache_[mon::cache_slot(addr)];
+    u32 slot = mon::cache_slot(addr);
+    CacheEntry& e = cache_[slot];
     if (addr - e.lo >= e.len) {
-        mark_used(mon::cache_slot(addr));
+        mark_used(slot);
         // Resolve without disturbing the wide entries: these events are rare.
         if (cache_thread_ == kMonitorNoThread) return;
         resolve(addr, cache_thread_, e);
@@ -1220,9 +1220,10 @@ void RangeMonitor::record_extra(u64 addr, u32 mask) {
 
 u32 RangeMonitor::structure_at(u64 addr) {
     if (!pages_) return kMonitorNoStructure;
-    CacheEntry& e = cache_[mon::cache_slot(addr)];
+    u32 slot = mon::cache_slot(addr);
+    CacheEntry& e = cache_[slot];
     if (addr - e.lo >= e.len) {
-        mark_used(mon::cache_slot(addr));
+        mark_used(slot);
         if (cache_thread_ == kMonitorNoThread) return kMonitorNoStructure;
         resolve(addr, cache_thread_, e);
     }

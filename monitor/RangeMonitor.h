@@ -254,8 +254,9 @@ public:
     // structures (free, munmap, forget); structures and counts stay. Returns
     // how many were removed.
     u32 remove_range(u64 lo, MonitorRangeClass which = kAllRanges);
-    // The structure of the most recently added range of the class that
-    // starts at lo (a live heap block's site), or kMonitorNoStructure.
+    // The structure of the range of the class that starts at lo and wins
+    // there (a user range, else the most recently added; for automatic
+    // ranges a live heap block's site), or kMonitorNoStructure.
     u32 structure_starting_at(u64 lo, MonitorRangeClass which) const;
     // Whether add_range() of `size` bytes for structure `id` may move the
     // structure's counters (a lines-mode histogram that must grow), which

@@ -1,7 +1,7 @@
 // A map from nonzero 64-bit keys (the preload's parallel-region and task
-// ids, live heap block addresses) to the tool's objects: open addressing
-// with linear probing, grown at half load. Lookups happen once per OpenMP or
-// heap event, never per memory access.
+// ids, the hashes of event sites and of their names) to the tool's objects: open
+// addressing with linear probing, grown at half load. Lookups happen once
+// per OpenMP event or site, never per memory access.
 #ifndef OMPSIM_VGTOOL_IDMAP_H
 #define OMPSIM_VGTOOL_IDMAP_H
 

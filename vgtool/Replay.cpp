@@ -681,13 +681,13 @@ void start(Unit* serial) {
 
 namespace {
 
-// False if it paused.
 // The end of s's turn: a new quantum, and the next slot's turn.
 void end_turn(Slot* s) {
     s->quantum_left = g_opt.quantum;
     g_rr = s->index + 1 == g_nslots ? 0 : s->index + 1;
 }
 
+// False if it paused.
 bool run_rounds() {
     for (;;) {
         // One round: every slot from g_rr on gets the rest of its turn.

@@ -1,6 +1,6 @@
-// vgtool/IdMap.h, hosted: the tool keeps its live heap blocks there (one put
-// per malloc, one erase per free), so a lost or stale entry would attribute
-// accesses to the wrong structure. Checked operation by operation against
+// vgtool/IdMap.h, hosted: the tool finds its OpenMP teams and tasks there
+// by the runtime's ids, so a lost or stale entry would attach events to the
+// wrong team or task. Checked operation by operation against
 // std::unordered_map.
 #include <gtest/gtest.h>
 
