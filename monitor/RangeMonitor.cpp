@@ -1022,6 +1022,16 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             // interval is); only a winner's range is read.
             const u16* starts = l.starts;
             const u16* ends = l.ends;
+            // Most resolutions meet the page's offsets cold (a walk through
+            // a map visits a page's blocks once): the binary search then met
+            // its lines one miss after another. Asked for together, they
+            // cost about one miss.
+            for (u32 i = 0; i < p.count; i += 32) {
+                __builtin_prefetch(starts + i);
+                __builtin_prefetch(ends + i);
+                __builtin_prefetch(l.sids + i);
+                __builtin_prefetch(l.sids + i + 16);
+            }
             u64 base = addr & ~kPageMask;
             u32 off = u32(addr & kPageMask);
             u32 lo = upper_bound(starts, p.count, u16(off));  // first range with lo > addr
@@ -1086,7 +1096,12 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             }
             if (s.hist) {
                 e.hist = s.hist;
-                e.mul = s.bins ? bins_multiplier(s.bins, win_hi - win_lo) : u64(1) << (32 - s.hist_shift);
+                if (s.bins && (s.mul_size != win_hi - win_lo || s.mul_bins != s.bins)) {
+                    s.mul_size = win_hi - win_lo;
+                    s.mul_bins = s.bins;
+                    s.mul = bins_multiplier(s.bins, s.mul_size);
+                }
+                e.mul = s.bins ? s.mul : u64(1) << (32 - s.hist_shift);
             }
         }
     }

@@ -131,6 +131,13 @@ struct Structure {
     u32 bins;            // bins mode: N; 0 in lines mode
     unsigned hist_shift; // lines mode: log2 of the bucket size in bytes
     u64 max_block;       // largest range ever added to the structure
+    // Bins mode: the multiplier of a small range (bucket_of) for the last
+    // size and bin count it was computed for. A structure's blocks mostly
+    // share a size (a std::map's nodes), and the division was 7 % of
+    // resolve() in containers 100000 4 with 25 bins.
+    u64 mul_size;
+    u64 mul;
+    u32 mul_bins;
 };
 
 struct Range {
