@@ -187,7 +187,7 @@ public:
     // misses, all searched to the end and then shifted again by the fill):
     // 1.92 s -> 1.78 s. (The short path has no prefetcher, so no key
     // carries the prefetched flag.) Returns depth | flags.
-    u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
+    __attribute__((always_inline)) u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
         u64 victim;
         if (view_rest_l1(l, kind, block, &victim)) return 0;
         // A hit on the MRU way of L2 moves nothing: only its count, here
@@ -215,10 +215,18 @@ public:
     //    dirty victim's write-back into the level below; returns the depth.
     //    Touches no level-1 state.
     static constexpr u64 kNoVictim = ~0ull;
-    bool view_rest_l1(const L1View& l, AccessKind kind, u64 block, u64* victim) {
+    __attribute__((always_inline)) bool view_rest_l1(const L1View& l, AccessKind kind, u64 block, u64* victim) {
         u64* keys = l.keys + (block & l.set_mask) * l.assoc;
         u64 dropped = repl::kInvalidKey;  // set on a miss
-        if (repl::order_find_shifting(keys, l.assoc, block, &dropped) >= 0) {
+        // The default machine's 12-way D1 and an 8-way L1 (its I1, the
+        // cachegrind machine's) get a search whose length is known when
+        // compiling, so that it is unrolled: matmul 400's 62 M D1 misses
+        // each run all twelve steps. fast_rest() 36 % -> 29 % of its
+        // samples; faster in 8 of 9 alternating pairs.
+        int pos = l.assoc == 12  ? repl::order_find_shifting_n<12>(keys, block, &dropped)
+                  : l.assoc == 8 ? repl::order_find_shifting_n<8>(keys, block, &dropped)
+                                 : repl::order_find_shifting(keys, l.assoc, block, &dropped);
+        if (pos >= 0) {
             if (kind == kWrite) keys[0] |= 1;
             l.refs[kind]++;
             return true;

@@ -65,18 +65,36 @@ inline u64 order_push_front(u64* keys, u32 assoc, u64 key) {
 // -1 with `*dropped` the entry that fell off the end (kInvalidKey if the
 // set was not full) and entry 0 left for the caller to fill, which then
 // needs no second pass over the set either.
+//
+// One step: entry i takes `prev` (the entry above it) and, if it held the
+// block, goes to the front; else it becomes the next step's `prev`.
+inline bool shift_step(u64* keys, u32 i, u64& prev, u64 block) {
+    u64 k = keys[i];
+    keys[i] = prev;
+    if (key_holds(k, block)) {
+        keys[0] = k;
+        return true;
+    }
+    prev = k;
+    return false;
+}
 inline int order_find_shifting(u64* keys, u32 assoc, u64 block, u64* dropped) {
     u64 prev = keys[0];
     if (key_holds(prev, block)) return 0;
-    for (u32 i = 1; i < assoc; ++i) {
-        u64 k = keys[i];
-        keys[i] = prev;
-        if (key_holds(k, block)) {
-            keys[0] = k;
-            return int(i);
-        }
-        prev = k;
-    }
+    for (u32 i = 1; i < assoc; ++i)
+        if (shift_step(keys, i, prev, block)) return int(i);
+    *dropped = prev;
+    return -1;
+}
+// The same for a set of N ways, N known when compiling: every step
+// unrolled, with no loop counter.
+template <u32 N>
+inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
+    u64 prev = keys[0];
+    if (key_holds(prev, block)) return 0;
+#pragma GCC unroll 32
+    for (u32 i = 1; i < N; ++i)
+        if (shift_step(keys, i, prev, block)) return int(i);
     *dropped = prev;
     return -1;
 }
