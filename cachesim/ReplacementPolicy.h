@@ -68,10 +68,13 @@ inline u64 order_push_front(u64* keys, u32 assoc, u64 key) {
 //
 // One step: entry i takes `prev` (the entry above it) and, if it held the
 // block, goes to the front; else it becomes the next step's `prev`.
+// Flagged false: no key of the set can carry kPrefetchedBit (a level no
+// prefetcher fills), so the test needs no mask.
+template <bool Flagged = true>
 inline bool shift_step(u64* keys, u32 i, u64& prev, u64 block) {
     u64 k = keys[i];
     keys[i] = prev;
-    if (key_holds(k, block)) {
+    if (Flagged ? key_holds(k, block) : key_matches(k, block)) {
         keys[0] = k;
         return true;
     }
@@ -88,13 +91,13 @@ inline int order_find_shifting(u64* keys, u32 assoc, u64 block, u64* dropped) {
 }
 // The same for a set of N ways, N known when compiling: every step
 // unrolled, with no loop counter.
-template <u32 N>
+template <u32 N, bool Flagged = true>
 inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
     u64 prev = keys[0];
     if (key_holds(prev, block)) return 0;
 #pragma GCC unroll 32
     for (u32 i = 1; i < N; ++i)
-        if (shift_step(keys, i, prev, block)) return int(i);
+        if (shift_step<Flagged>(keys, i, prev, block)) return int(i);
     *dropped = prev;
     return -1;
 }

@@ -421,7 +421,8 @@ TEST(CacheLevel, MatchesReferenceLevel) {
 }
 
 // The unrolled search of an LRU set (repl::order_find_shifting_n, the
-// default machine's 12-way D1 and 8-way L1s) against the loop: for a hit at
+// default machine's 12-way D1 and 8-way L1s; with and without the
+// prefetched flag's mask) against the loop: for a hit at
 // every position, clean and dirty, a miss in a full set and one in a set
 // with empty ways at the end, the same position, the same order afterwards
 // (the hit at the front, the others shifted down past it) and the same
@@ -434,14 +435,19 @@ void expect_unrolled_search_matches_loop() {
                 std::vector<u64> a(N, repl::kInvalidKey), b;
                 for (u32 w = 0; w < filled; ++w) a[w] = repl::make_key(100 + 7 * w, (w + dirty) % 2 == 1);
                 b = a;
+                std::vector<u64> c = a;
                 u64 block = 100 + 7 * target;
-                u64 da = 12345, db = 12345;
+                u64 da = 12345, db = 12345, dc = 12345;
                 int pa = repl::order_find_shifting(a.data(), N, block, &da);
                 int pb = repl::order_find_shifting_n<N>(b.data(), block, &db);
+                int pc = repl::order_find_shifting_n<N, false>(c.data(), block, &dc);  // no flagged keys here
                 ASSERT_EQ(pa, target < filled ? int(target) : -1) << N << " " << filled << " " << target;
                 EXPECT_EQ(pa, pb) << N << " " << filled << " " << target;
                 EXPECT_EQ(a, b) << N << " " << filled << " " << target;
                 EXPECT_EQ(da, db) << N << " " << filled << " " << target;
+                EXPECT_EQ(pa, pc) << N << " " << filled << " " << target;
+                EXPECT_EQ(a, c) << N << " " << filled << " " << target;
+                EXPECT_EQ(da, dc) << N << " " << filled << " " << target;
                 if (pa < 0) {
                     EXPECT_EQ(da, filled == N ? repl::make_key(100 + 7 * (N - 1), (N - 1 + dirty) % 2 == 1)
                                               : repl::kInvalidKey);
