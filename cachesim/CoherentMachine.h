@@ -187,6 +187,10 @@ public:
     // misses, all searched to the end and then shifted again by the fill):
     // 1.92 s -> 1.78 s. (The short path has no prefetcher, so no key
     // carries the prefetched flag.) Returns depth | flags.
+    // Always inline, as view_rest_l1() below: with the unrolled search GCC
+    // left one of the two out of line in the one-core helpers' fast_rest(),
+    // a call per miss (view_rest_l1() at first, this function once that
+    // one was forced inline).
     __attribute__((always_inline)) u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
         u64 victim;
         if (view_rest_l1(l, kind, block, &victim)) return 0;

@@ -1096,12 +1096,16 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             }
             if (s.hist) {
                 e.hist = s.hist;
-                if (s.bins && (s.mul_size != win_hi - win_lo || s.mul_bins != s.bins)) {
-                    s.mul_size = win_hi - win_lo;
-                    s.mul_bins = s.bins;
-                    s.mul = bins_multiplier(s.bins, s.mul_size);
+                if (!s.bins) {
+                    e.mul = u64(1) << (32 - s.hist_shift);
+                } else {
+                    if (s.mul_size != win_hi - win_lo || s.mul_bins != s.bins) {
+                        s.mul_size = win_hi - win_lo;
+                        s.mul_bins = s.bins;
+                        s.mul = bins_multiplier(s.bins, s.mul_size);
+                    }
+                    e.mul = s.mul;
                 }
-                e.mul = s.bins ? s.mul : u64(1) << (32 - s.hist_shift);
             }
         }
     }
