@@ -21,13 +21,27 @@ bool relocation_ready(const Unit* u, const Unit* home) {
 StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     StackRelocation rel{};
     u32 n = 0;
+    Addr env_lo = ~Addr(0), env_hi = 0;  // the frame ranges' envelope
     auto add = [&](Addr lo, Addr hi, Addr delta) {
-        if (hi > lo) rel.r[n++] = StackRange{lo, hi - lo, delta};
+        if (hi <= lo) return;
+        rel.r[n++] = StackRange{lo, hi - lo, delta};
+        if (n > rel.first_stack) {
+            env_lo = lo < env_lo ? lo : env_lo;
+            env_hi = hi > env_hi ? hi : env_hi;
+        }
+    };
+    auto done = [&]() {
+        if (env_hi > env_lo) {
+            rel.stack_lo = env_lo;
+            rel.stack_span = env_hi - env_lo;
+        }
+        return rel;
     };
     // Descriptors first: they are in the heap, disjoint from every stack.
     if (u->desc_len) add(u->desc_lo, u->desc_lo + u->desc_len, u->desc_canon - u->desc_lo);
     if (u->child_len) add(u->child_lo, u->child_lo + u->child_len, u->child_canon - u->child_lo);
-    if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return rel;
+    rel.first_stack = n;
+    if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return done();
     Addr delta = home->ref_sp - u->home->ref_sp;
     if (u->kind != UnitKind::Task) {
         u->frames_delta = delta;
@@ -46,8 +60,10 @@ StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
             // task's thread need not be; moved as the replay moved them.
             add(p->stack_lo, p->stack_hi, p->frames_delta);
     }
-    add(u->stack_lo, u->stack_hi, delta);
-    return rel;
+    // The last range moving by nothing moves nothing: a task replayed on
+    // the thread that recorded it.
+    if (delta) add(u->stack_lo, u->stack_hi, delta);
+    return done();
 }
 
 }  // namespace ompsim

@@ -37,6 +37,14 @@ struct StackRange {
 
 struct StackRelocation {
     StackRange r[5];  // checked in order; the first with span 0 ends the list
+    // The ranges from r[first_stack] on are frames (the descriptors before
+    // them are heap blocks), all inside [stack_lo, stack_lo + stack_span):
+    // most accesses of a task are to its heap data, which one compare then
+    // sends past every frame range. relocate()'s walk of every range held
+    // 12 % of run_batch_direct()'s samples on omp_tasks 1000000 4096 with
+    // 4 threads.
+    Addr stack_lo, stack_span;
+    u64 first_stack;
 };
 
 // Whether the anchors the relocation of `u` on a slot whose implicit task
@@ -53,7 +61,12 @@ StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks);
 // On every replayed data access: a unit that is not moved (the serial
 // part, an implicit task: most events) costs one compare.
 inline Addr relocate(const StackRelocation& rel, Addr a) {
-    for (const StackRange& r : rel.r) {
+    u64 i = 0;
+    for (; i < rel.first_stack; ++i)
+        if (a - rel.r[i].lo < rel.r[i].span) return a + rel.r[i].delta;
+    if (a - rel.stack_lo >= rel.stack_span) return a;
+    for (; i < 5; ++i) {
+        const StackRange& r = rel.r[i];
         if (!r.span) break;
         if (a - r.lo < r.span) return a + r.delta;
     }
