@@ -118,15 +118,21 @@ __attribute__((noinline)) void refetch(CoherentMachine& m, u32 core, CoreCounter
     fetch_line(m, core, c, n->cc, n->addr >> bits, n->addr);
 }
 
-// `k` certain hits from `n` on (consecutive InstrInfos of one cost centre),
+// `k` certain hits from `n` on (consecutive InstrInfos of a superblock),
 // at most `q` of them: the first is simulated unless the slot fetched in
 // this batch (*warm), the others count one I1 reference each, in
-// *refs (the caller adds them to the core's counter). Returns how many ran;
-// the caller keeps the rest for the slot's next turn.
+// *refs (the caller adds them to the core's counter). Their Ir is added
+// once per cost centre they cross (InstrInfo::same_cc_next). Returns how
+// many ran; the caller keeps the rest for the slot's next turn.
 inline u64 certain_hits(CoherentMachine& m, u32 core, CoreCounters& c, const InstrInfo* n, u64 k, u64 q,
                         bool* warm, unsigned bits, ULong* refs) {
     u64 run = k < q ? k : q;
-    n->cc->ir += run;  // a run shares its cost centre (Instrumenter.cpp)
+    for (const InstrInfo* p = n; p < n + run;) {
+        u64 left = u64(n + run - p), same = u64(p->same_cc_next) + 1;
+        u64 seg = same < left ? same : left;
+        p->cc->ir += seg;
+        p += seg;
+    }
     u64 counted = run;
     if (run && !*warm) {
         refetch(m, core, c, n, bits);

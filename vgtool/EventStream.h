@@ -37,17 +37,17 @@ namespace ompsim {
 // its core's I1 references, and simulates the fetch only when the previous
 // instruction's fetch ran in an earlier batch (another slot may have used
 // the core in between). A run of such instructions without data accesses,
-// consecutive InstrInfos of one superblock with one cost centre, is a first
-// InstrInfo and a count; a run right after a data access of the
-// instruction before it rides in the data event's w0, bits 48 to 63 (an
-// InstrInfo lies below 2^47): a quarter of omp_loop's events were such
-// runs. A run is cut where the slot's quantum ends: the replay rewrites the
+// consecutive InstrInfos of one superblock, is a first InstrInfo and a
+// count; a run right after a data access of the instruction before it
+// rides in the data event's w0, bits 48 to 63 (an InstrInfo lies below
+// 2^47), and one after a fetch in the fetch event's w1: a quarter of
+// omp_loop's events were such runs. A run is cut where the slot's quantum ends: the replay rewrites the
 // event in place as the run's rest (kTagFetchHits).
 enum EvTag : uptr {
     kTagFetch1 = 0,   // single-line fetch of w0's instruction, followed by w1
                       // certain hits (the next w1 InstrInfos)
     kTagFetch2 = 1,   // single-line fetches of w0's and w1's instructions
-    kTagFetchGen = 2, // fetch that may straddle lines
+    kTagFetchGen = 2, // fetch that may straddle lines, followed by w1 certain hits
     kTagRead = 3,
     kTagWrite = 4,
     kTagModify = 5,

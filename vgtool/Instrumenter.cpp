@@ -58,15 +58,15 @@ struct State {
 
 void emit(State& s, Int regparms, Int which, IRExpr** args, IRExpr* guard) {
     const HelperTable& h = g_cfg.helpers;
-    void* fns[13] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr,
-                     h.dw,  h.dm,  h.ir_last, h.ir1k, h.hits};
+    void* fns[14] = {h.ir1, h.ir2, h.ir3, h.ir_gen, h.ir_dr, h.ir_dw, h.ir_dm, h.dr,
+                     h.dw,  h.dm,  h.ir_last, h.ir1k, h.hits, h.ir_gen_k};
     tl_assert(fns[which]);
     IRDirty* di = unsafeIRDirty_0_N(regparms, h.names[which], VG_(fnptr_to_fnentry)(fns[which]), args);
     if (guard) di->guard = guard;
     addStmtToIRSB(s.out, IRStmt_Dirty(di));
 }
 
-enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast, kIr1k, kHits };
+enum { kIr1, kIr2, kIr3, kIrGen, kIrDr, kIrDw, kIrDm, kDr, kDw, kDm, kIrLast, kIr1k, kHits, kIrGenK };
 
 IRExpr* ptr_arg(const void* p) { return mkIRExpr_HWord(reinterpret_cast<HWord>(p)); }
 
@@ -102,17 +102,18 @@ void count_hit(State& s, LineCC* cc) {
 
 // Streaming with certain hits: the number of certain hits without a data
 // access from s.ev[from] on whose InstrInfos follow `prev` (the InstrInfos
-// of a superblock are consecutive) and share one cost centre. The replay
-// counts their Ir, as one addition: counted here, the Ir of code that runs
-// while no stream records (the runtime's pool threads, OmpIntake.h) would
-// be counted too; one increment per instruction in the replay was 5 % of
-// omp_loop's time (a chain of stores to one counter).
+// of a superblock are consecutive). The replay counts their Ir, one
+// addition per cost centre (InstrInfo::same_cc_next): counted here, the Ir
+// of code that runs while no stream records (the runtime's pool threads,
+// OmpIntake.h) would be counted too; one increment per instruction in the
+// replay was 5 % of omp_loop's time (a chain of stores to one counter).
+// A run used to end where the cost centre changed: omp_tasks's merge()
+// made a run event of its own for each source line of its loop.
 Int take_hit_run(State& s, Int from, const InstrInfo* prev) {
     Int k = 0;
     for (Int j = from; j < s.used; ++j) {
         const Event& h = s.ev[j];
         if (h.kind != kEvFetchHit || h.ii != prev + 1) break;
-        if (k && h.ii->cc != s.ev[from].ii->cc) break;
         if (j + 1 < s.used && is_data(s.ev[j + 1].kind)) break;
         prev = h.ii;
         ++k;
@@ -217,6 +218,18 @@ void flush(State& s) {
                 }
                 break;
             case kEvFetchGen:
+                // Its last line is the certain hits' (add_fetch()): they
+                // ride with it, as with a single-line fetch. merge()'s loop
+                // in omp_tasks has such an instruction, a run event of its
+                // own each iteration before.
+                if (g_cfg.stream_certain && !(e2 && is_data(e2->kind))) {
+                    Int k = take_hit_run(s, i + 1, e.ii);
+                    if (k) {
+                        emit(s, 2, kIrGenK, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
+                        i += 1 + k;
+                        break;
+                    }
+                }
                 emit(s, 1, kIrGen, mkIRExprVec_1(ii), nullptr);
                 i += 1;
                 break;
@@ -497,6 +510,11 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
     }
     flush(s);
     tl_assert(s.next_instr == s.sb->n_instrs);
+    for (Int i = s.sb->n_instrs - 2; i >= 0; --i) {
+        InstrInfo& in = s.sb->instrs[i];
+        const InstrInfo& next = s.sb->instrs[i + 1];
+        in.same_cc_next = next.cc == in.cc ? next.same_cc_next + 1 : 0;
+    }
     return s.out;
 }
 

@@ -476,6 +476,7 @@ VG_REGPARM(3) void st_dm(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagModif
 // follow it, or for a run of hits. (Data events are appended in IR then.)
 VG_REGPARM(2) void st_ir1k(InstrInfo* n, UWord k) { put(ii(n, kTagFetch1), k); }
 VG_REGPARM(2) void st_hits(InstrInfo* n, UWord k) { put(ii(n, kTagFetchHits), k); }
+VG_REGPARM(2) void st_ir_gen_k(InstrInfo* n, UWord k) { put(ii(n, kTagFetchGen), k); }
 
 template <typename F>
 void* fn(F f) {
@@ -489,7 +490,7 @@ void* fn(F f) {
 HelperTable cachegrind_helpers() {
     HelperTable t = {
         fn(cg_ir1), fn(cg_ir2), fn(cg_ir3), fn(cg_ir_gen), fn(cg_ir_dr), fn(cg_ir_dw),
-        fn(cg_ir_dr), fn(cg_dr), fn(cg_dw), fn(cg_dr), nullptr, nullptr, nullptr,
+        fn(cg_ir_dr), fn(cg_dr), fn(cg_dw), fn(cg_dr), nullptr, nullptr, nullptr, nullptr,
         {"cg_ir1", "cg_ir2", "cg_ir3", "cg_ir_gen", "cg_ir_dr", "cg_ir_dw", "cg_ir_dm", "cg_dr",
          "cg_dw", "cg_dm", ""}};
     return t;
@@ -499,7 +500,7 @@ HelperTable hierarchy_helpers() {
     HelperTable t = {
         fn(hier_ir1), fn(hier_ir2), fn(hier_ir3), fn(hier_ir_gen), fn(hier_ir_dr),
         fn(hier_ir_dw), fn(hier_ir_dm), fn(hier_dr), fn(hier_dw), fn(hier_dm), fn(hier_ir_last),
-        nullptr, nullptr,
+        nullptr, nullptr, nullptr,
         {"hier_ir1", "hier_ir2", "hier_ir3", "hier_ir_gen", "hier_ir_dr", "hier_ir_dw",
          "hier_ir_dm", "hier_dr", "hier_dw", "hier_dm", "hier_ir_last"}};
     return t;
@@ -522,7 +523,7 @@ HelperTable fast_helpers(bool monitor) {
         HelperTable t = {
             fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<true>),
             fn(fast_ir_dw<true>), fn(fast_ir_dm<true>), fn(fast_dr<true>), fn(fast_dw<true>), fn(fast_dm<true>),
-            fn(fast_ir_last), nullptr, nullptr,
+            fn(fast_ir_last), nullptr, nullptr, nullptr,
             {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fastm_ir_dr", "fastm_ir_dw",
              "fastm_ir_dm", "fastm_dr", "fastm_dw", "fastm_dm", "fast_ir_last"}};
         return t;
@@ -530,7 +531,7 @@ HelperTable fast_helpers(bool monitor) {
     HelperTable t = {
         fn(fast_ir1), fn(fast_ir2), fn(fast_ir3), fn(fast_ir_gen), fn(fast_ir_dr<false>),
         fn(fast_ir_dw<false>), fn(fast_ir_dm<false>), fn(fast_dr<false>), fn(fast_dw<false>), fn(fast_dm<false>),
-        fn(fast_ir_last), nullptr, nullptr,
+        fn(fast_ir_last), nullptr, nullptr, nullptr,
         {"fast_ir1", "fast_ir2", "fast_ir3", "fast_ir_gen", "fast_ir_dr", "fast_ir_dw",
          "fast_ir_dm", "fast_dr", "fast_dw", "fast_dm", "fast_ir_last"}};
     return t;
@@ -545,9 +546,9 @@ HelperTable stream_helpers() {
     HelperTable t = {
         fn(st_ir1), fn(st_ir2), fn(st_ir3), fn(st_ir_gen), fn(st_ir_dr), fn(st_ir_dw),
         fn(st_ir_dm), fn(st_dr), fn(st_dw), fn(st_dm), nullptr,
-        fn(st_ir1k), fn(st_hits),
+        fn(st_ir1k), fn(st_hits), fn(st_ir_gen_k),
         {"st_ir1", "st_ir2", "st_ir3", "st_ir_gen", "st_ir_dr", "st_ir_dw", "st_ir_dm", "st_dr",
-         "st_dw", "st_dm", "", "st_ir1k", "st_hits"}};
+         "st_dw", "st_dm", "", "st_ir1k", "st_hits", "st_ir_gen_k"}};
     return t;
 }
 

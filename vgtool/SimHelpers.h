@@ -43,7 +43,10 @@ struct HelperTable {
     // in IR then (Instrumenter.cpp, append_inline()).
     void* ir1k;
     void* hits;
-    const char* names[13];
+    // The same for a fetch that may straddle lines, followed by `k`
+    // certain hits (InstrInfo*, k).
+    void* ir_gen_k;
+    const char* names[14];
 };
 
 namespace sim {
