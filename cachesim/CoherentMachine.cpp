@@ -616,15 +616,17 @@ bool CoherentMachine::modified_write(CacheLevel& c, u64 block, u64 bytes) {
     u64 s = c.set_of(block);
     int p = c.find(s, block);
     if (p < 0 || !c.is_dirty(s, p)) return false;
-    if (cur_->watch[block % kWatchSlots] != 0) {
-        u32 d = dir_.find(block);
-        if (d != CoherenceDirectory::kNone) dir_.or_records(d, bytes);
-    }
+    if (cur_->watch[block % kWatchSlots] != 0) write_records(block, bytes);
     c.stats.refs[kWrite]++;
     if (classify_) classify_ref(0, false, block);
     demand_hit(c, 0, false, s, p, block);
     c.touch(s, p);
     return true;
+}
+
+void CoherentMachine::write_records(u64 block, u64 bytes) {
+    u32 d = dir_.find(block);
+    if (d != CoherenceDirectory::kNone) dir_.or_records(d, bytes);
 }
 
 // allocate() + evict() of level k: the new line goes in front, the LRU

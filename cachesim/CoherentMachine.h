@@ -169,8 +169,19 @@ public:
         // counter.
         template <AccessKind K>
         bool try_hit(u64 block) const;
+        // What try_hit<kWrite>() leaves for a dirty line whose write-filter
+        // slot is in use: if `block` is such a line in one of the ways
+        // try_hit() tests, it is moved to the front (LRU) and true comes
+        // back. The write is a hit that changes no other state; the caller
+        // counts it and calls write_records() (modified_write()'s work
+        // without its search of the set).
+        bool dirty_watched_hit(u64 block) const;
     };
     bool core_l1_view(u32 core, bool icache_side, CoreL1View* v);
+    // A write of `bytes` (byte_mask) to `block`, a dirty line of the
+    // writing core's L1 (CoreL1View::dirty_front_watched()): the loss
+    // records of the cores that lost the line, if any, get the bytes.
+    void write_records(u64 block, u64 bytes);
     // access() for a caller that has just found `block` in none of the
     // ways of its L1 set (an L1View user): the demand access and the
     // prefetchers, without searching L1's set for an LRU hit first.
@@ -584,6 +595,23 @@ inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
     k[1] = k0;
     k[0] = K == kWrite ? hit | 1 : hit;
     return true;
+}
+
+inline bool CoherentMachine::CoreL1View::dirty_watched_hit(u64 block) const {
+    if (!l.write_back || watch[block % kWatchSlots] == 0) return false;
+    u64* k = l.keys + (block & l.set_mask) * l.assoc;
+    u64 k0 = k[0];
+    if (repl::key_matches(k0, block)) return k0 & 1;
+    if (!l.lru || l.assoc < 4) return false;
+    for (u32 j = 1; j < 4; ++j) {
+        u64 kj = k[j];
+        if (!repl::key_matches(kj, block)) continue;
+        if (!(kj & 1)) return false;
+        for (u32 i = j; i > 0; --i) k[i] = k[i - 1];
+        k[0] = kj;
+        return true;
+    }
+    return false;
 }
 
 inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {

@@ -1354,18 +1354,20 @@ TEST(CoherentDifferential, AccessLruMatchesAccess) {
 
 // The replay's own L1 hit test (vgtool/CoreSim.cpp): a view of the running
 // core's L1 taken when the core changes (a batch runs one core's events)
-// and after a slow access while it had none, try_hit() first, access_lru()
-// when it declines. A write rule that ignored the watch slots, or a clean
-// write that did not check clean_free, fails here.
+// and after a slow access while it had none, try_hit() first, then for a
+// write dirty_watched_hit() with write_records(), access_lru() when both
+// decline. A write rule that ignored the watch slots, or a clean write
+// that did not check clean_free, fails here, and so does a watched write
+// whose bytes miss the loss records (write_records() left out).
 TEST(CoherentDifferential, CoreViewHitsMatchAccess) {
-    u64 inline_hits = 0, accesses = 0;
+    u64 inline_hits = 0, watched_hits = 0, accesses = 0;
     differential_trials(31, 160, 800, [&](CoherentMachine& b) {
         struct Views {
             CoherentMachine::CoreL1View i, d;
             bool ok_i = false, ok_d = false;
             u32 running = ~0u;
         };
-        return [&b, &inline_hits, &accesses, v = Views()](const Ref& x) mutable -> u32 {
+        return [&b, &inline_hits, &watched_hits, &accesses, v = Views()](const Ref& x) mutable -> u32 {
             ++accesses;
             if (x.core != v.running) {
                 v.running = x.core;
@@ -1381,6 +1383,12 @@ TEST(CoherentDifferential, CoreViewHitsMatchAccess) {
                 ++view.l.refs[x.kind];
                 return 0;
             }
+            if (x.kind == kWrite && v.ok_d && v.d.dirty_watched_hit(x.block)) {
+                ++watched_hits;
+                ++v.d.l.refs[kWrite];
+                b.write_records(x.block, x.bytes);
+                return 0;
+            }
             u32 r = b.access_lru(x.core, x.kind, x.block, x.bytes, 0);
             if (!v.ok_i) v.ok_i = b.core_l1_view(v.running, true, &v.i);
             if (!v.ok_d) v.ok_d = b.core_l1_view(v.running, false, &v.d);
@@ -1391,6 +1399,7 @@ TEST(CoherentDifferential, CoreViewHitsMatchAccess) {
     // The traces are mostly coherence traffic, on small caches, and PLRU
     // levels and sets that are not a power of two get no view.
     EXPECT_GT(inline_hits, accesses / 20);
+    EXPECT_GT(watched_hits, 0u);
 }
 
 // Larger caches, longer traces, the single-core start (core 0 alone for a
