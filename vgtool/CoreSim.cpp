@@ -407,6 +407,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     d1.ok = m.core_l1_view(core, false, &d1.v);
     u64* const fetch_refs = m.fetch_refs_counter(core);
     const bool moved = g_relocation.r[0].span != 0;  // the unit's stack moves (most do not)
+    const BatchRelocation rel(g_relocation);
     u32 q = *quantum;
     u32 i = 0;
     ULong total = 0, reads = 0, writes = 0, certain = 0;
@@ -439,7 +440,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
                 instrs = 1;
             }
             u64 a = w1 & kAddrMask;
-            if (__builtin_expect(moved, 0)) a = relocate(g_relocation, a);
+            if (__builtin_expect(moved, 0)) a = rel.apply(a);
             u64 size = (w1 >> kSizeShift) & kSizeMask;
             if (tag != kTagWrite) {
                 data_replayed<kRead, Mon>(m, core, c, in, a, size, bits, &d1);

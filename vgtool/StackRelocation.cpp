@@ -40,7 +40,7 @@ StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     // Descriptors first: they are in the heap, disjoint from every stack.
     if (u->desc_len) add(u->desc_lo, u->desc_lo + u->desc_len, u->desc_canon - u->desc_lo);
     if (u->child_len) add(u->child_lo, u->child_lo + u->child_len, u->child_canon - u->child_lo);
-    rel.first_stack = n;
+    rel.first_stack = n;  // at most two, and three frames after them (BatchRelocation)
     if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return done();
     Addr delta = home->ref_sp - u->home->ref_sp;
     if (u->kind != UnitKind::Task) {
