@@ -164,6 +164,20 @@ Int emit_data(State& s, const Event& d, uptr fetch_flag, Int next) {
     return k;
 }
 
+// Streaming with certain hits: the fetch s.ev[*i] (no data access of its
+// own) and the run of certain hits after it as one event (helper `which`:
+// kIr1k or kIrGenK), *i past them. False, nothing emitted, if there is no
+// run.
+bool fetch_with_run(State& s, Int* i, const Event* next, Int which) {
+    if (!g_cfg.stream_certain || (next && is_data(next->kind))) return false;
+    const Event& e = s.ev[*i];
+    Int k = take_hit_run(s, *i + 1, e.ii);
+    if (!k) return false;
+    emit(s, 2, which, mkIRExprVec_2(ptr_arg(e.ii), mkIRExpr_HWord((HWord)k)), nullptr);
+    *i += 1 + k;
+    return true;
+}
+
 void flush(State& s) {
     Int i = 0;
     while (i < s.used) {
@@ -187,14 +201,7 @@ void flush(State& s) {
                 }
                 break;
             case kEvFetch:
-                if (g_cfg.stream_certain && !(e2 && is_data(e2->kind))) {
-                    Int k = take_hit_run(s, i + 1, e.ii);
-                    if (k) {
-                        emit(s, 2, kIr1k, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
-                        i += 1 + k;
-                        break;
-                    }
-                }
+                if (fetch_with_run(s, &i, e2, kIr1k)) break;
                 if (e2 && is_data(e2->kind)) {
                     // The data event after an instruction's fetch belongs to it.
                     tl_assert(e2->ii == e.ii);
@@ -222,14 +229,7 @@ void flush(State& s) {
                 // ride with it, as with a single-line fetch. merge()'s loop
                 // in omp_tasks has such an instruction, a run event of its
                 // own each iteration before.
-                if (g_cfg.stream_certain && !(e2 && is_data(e2->kind))) {
-                    Int k = take_hit_run(s, i + 1, e.ii);
-                    if (k) {
-                        emit(s, 2, kIrGenK, mkIRExprVec_2(ii, mkIRExpr_HWord((HWord)k)), nullptr);
-                        i += 1 + k;
-                        break;
-                    }
-                }
+                if (fetch_with_run(s, &i, e2, kIrGenK)) break;
                 emit(s, 1, kIrGen, mkIRExprVec_1(ii), nullptr);
                 i += 1;
                 break;
