@@ -176,10 +176,14 @@ public:
         // counts it and calls write_records() (modified_write()'s work
         // without its search of the set).
         bool dirty_watched_hit(u64 block) const;
+        // The search both share: the first way, and for LRU ways 1 to 3,
+        // where `allowed(key)` says whether the line may be hit so.
+        template <AccessKind K, class Allowed>
+        bool hit_if(u64 block, Allowed allowed) const;
     };
     bool core_l1_view(u32 core, bool icache_side, CoreL1View* v);
     // A write of `bytes` (byte_mask) to `block`, a dirty line of the
-    // writing core's L1 (CoreL1View::dirty_front_watched()): the loss
+    // writing core's L1 (CoreL1View::dirty_watched_hit()): the loss
     // records of the cores that lost the line, if any, get the bytes.
     void write_records(u64 block, u64 bytes);
     // access() for a caller that has just found `block` in none of the
@@ -559,15 +563,8 @@ inline bool CoherentMachine::other_way_hit(Core& cr, CacheLevel& c, u64* keys, A
     return false;
 }
 
-template <AccessKind K>
-inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
-    // writable()'s rule, with the view's copies.
-    auto allowed = [&](u64 key) {
-        if (K != kWrite) return true;
-        if (l.write_back && ((key & 1) || clean_free) && watch[b % kWatchSlots] == 0) return true;
-        u64 page = b >> page_shift;
-        return owned[page % kOwnedSlots] == page;
-    };
+template <AccessKind K, class Allowed>
+inline bool CoherentMachine::CoreL1View::hit_if(u64 b, Allowed allowed) const {
     u64* k = l.keys + (b & l.set_mask) * l.assoc;
     u64 k0 = k[0];
     if (__builtin_expect(repl::key_matches(k0, b), 1)) {
@@ -597,21 +594,20 @@ inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
     return true;
 }
 
+template <AccessKind K>
+inline bool CoherentMachine::CoreL1View::try_hit(u64 b) const {
+    // writable()'s rule, with the view's copies.
+    return hit_if<K>(b, [&](u64 key) {
+        if (K != kWrite) return true;
+        if (l.write_back && ((key & 1) || clean_free) && watch[b % kWatchSlots] == 0) return true;
+        u64 page = b >> page_shift;
+        return owned[page % kOwnedSlots] == page;
+    });
+}
+
 inline bool CoherentMachine::CoreL1View::dirty_watched_hit(u64 block) const {
     if (!l.write_back || watch[block % kWatchSlots] == 0) return false;
-    u64* k = l.keys + (block & l.set_mask) * l.assoc;
-    u64 k0 = k[0];
-    if (repl::key_matches(k0, block)) return k0 & 1;
-    if (!l.lru || l.assoc < 4) return false;
-    for (u32 j = 1; j < 4; ++j) {
-        u64 kj = k[j];
-        if (!repl::key_matches(kj, block)) continue;
-        if (!(kj & 1)) return false;
-        for (u32 i = j; i > 0; --i) k[i] = k[i - 1];
-        k[0] = kj;
-        return true;
-    }
-    return false;
+    return hit_if<kWrite>(block, [](u64 key) { return (key & 1) != 0; });
 }
 
 inline u32 CoherentMachine::access(u32 core, AccessKind kind, u64 block, u64 bytes, u64 pc) {

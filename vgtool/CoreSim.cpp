@@ -304,7 +304,7 @@ inline u32 run(const Ev& e) {
                 if (cg) cg_fetch(c, n, true); else fetch(core, c, n);
                 instrs = 1;
             }
-            u64 a = relocate(g_relocation, e.w1 & kAddrMask);
+            u64 a = g_relocation.apply(e.w1 & kAddrMask);
             u64 size = (e.w1 >> kSizeShift) & kSizeMask;
             if (cg) {
                 // Cachegrind counts a read-modify-write as one read.
@@ -383,16 +383,18 @@ inline void data_replayed(CoherentMachine& m, u32 core, CoreCounters& c, const I
     LineCC* cc = n->cc;
     if (K == kRead) cc->dr++; else cc->dw++;
     u64 b = a >> bits;
-    if (__builtin_expect(d1->ok && ((a + size - 1) >> bits) == b && d1->hit<K>(b), 1)) {
+    bool inline_test = d1->ok && ((a + size - 1) >> bits) == b;  // one line
+    if (__builtin_expect(inline_test && d1->hit<K>(b), 1)) {
         if (Mon) ds::record_multicore(a, K, 0, 0);
         return;
     }
     // A write to a dirty line whose slot says other cores may have loss
-    // records for it: still a hit, and the records get the bytes. omp_tasks 1000000 4096 (4 threads) made 13 M such writes
-    // (merge() writes lines another core had), each through data_slow(),
+    // records for it: still a hit, and the records get the bytes.
+    // omp_tasks 1000000 4096 (4 threads) made 13 M such writes (merge()
+    // writes lines another core had), each through data_slow(),
     // access_demand() and modified_write(), 12 % of the replay worker's
     // samples.
-    if (K == kWrite && d1->ok && ((a + size - 1) >> bits) == b && d1->v.dirty_watched_hit(b)) {
+    if (K == kWrite && inline_test && d1->v.dirty_watched_hit(b)) {
         ++d1->hits[kWrite];
         m.write_records(b, byte_mask(a & ((1ull << bits) - 1), size, bits));
         if (Mon) ds::record_multicore(a, K, 0, 0);
@@ -411,8 +413,8 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     i1.ok = m.core_l1_view(core, true, &i1.v);
     d1.ok = m.core_l1_view(core, false, &d1.v);
     u64* const fetch_refs = m.fetch_refs_counter(core);
-    const bool moved = g_relocation.r[0].span != 0;  // the unit's stack moves (most do not)
-    const BatchRelocation rel(g_relocation);
+    const StackRelocation rel = g_relocation;
+    const bool moved = rel.moves();
     u32 q = *quantum;
     u32 i = 0;
     ULong total = 0, reads = 0, writes = 0, certain = 0;

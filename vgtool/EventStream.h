@@ -72,6 +72,28 @@ struct Ev {
     uptr w1;
 };
 
+// Adds `k` certain hits from `n` on to the run of `e` (an event, not a
+// marker's payload) if that run ends right before n: the same
+// instructions as `e` followed by a run event of its own. False if `e`
+// carries no run (a marker, a double fetch) or ends elsewhere.
+inline bool continue_run(Ev& e, const InstrInfo* n, uptr k) {
+    uptr tag = e.w0 & kTagMask;
+    const InstrInfo* in = reinterpret_cast<const InstrInfo*>(e.w0 & kInfoMask);
+    auto at = [&](uptr count) { return in + count == n; };
+    if (tag >= kTagRead && tag <= kTagModify) {
+        uptr run = e.w0 >> kRunShift;
+        if (!at(1 + run) || run + k >= (uptr(1) << (64 - kRunShift))) return false;
+        e.w0 += k << kRunShift;
+        return true;
+    }
+    if (tag == kTagFetch1 || tag == kTagFetchGen || tag == kTagFetchHits) {
+        if (!at((tag != kTagFetchHits) + e.w1)) return false;
+        e.w1 += k;
+        return true;
+    }
+    return false;
+}
+
 // Chunks of 64 KiB of events: large enough that the chunk-full check is
 // rare, small enough that a consumed stream gives memory back quickly.
 // (4094 events: the chunk and its header once shared 64 KiB. The replay

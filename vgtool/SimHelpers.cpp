@@ -475,37 +475,16 @@ VG_REGPARM(3) void st_dm(InstrInfo* n, Addr a, UWord size) { put(ii(n, kTagModif
 // Certain I1 hits (EventStream.h): one event for a fetch and the hits that
 // follow it, or for a run of hits. (Data events are appended in IR then.)
 VG_REGPARM(2) void st_ir1k(InstrInfo* n, UWord k) { put(ii(n, kTagFetch1), k); }
-// A run of hits right after the event recorded before it (its instruction
-// and run end at n - 1) continues that event's run: the same
-// instructions, one event fewer. A flush piece of the instrumentation ends
-// at each side exit of a superblock, so a run after one started an event
-// of its own: 14.9 M of omp_tasks 1000000 4096's events, after a store in
-// merge()'s loop. The event before must be whole: a marker's payload,
-// which follows its header, is never taken for one.
+// A run of hits right after the event recorded before it continues that
+// event's run (EventStream.h, continue_run()): a flush piece of the
+// instrumentation ends at each side exit of a superblock, so a run after
+// one started an event of its own: 14.9 M of omp_tasks 1000000 4096's
+// events, after a store in merge()'s loop. The event before must be whole:
+// a marker's payload, which follows its header, is never taken for one.
 VG_REGPARM(2) void st_hits(InstrInfo* n, UWord k) {
     Ev* p = stream::g_pos;
-    if (p - 2 >= stream::g_end - kChunkEvents && (p[-2].w0 & kTagMask) != kTagMarker) {
-        Ev& last = p[-1];
-        uptr tag = last.w0 & kTagMask;
-        const InstrInfo* in = reinterpret_cast<const InstrInfo*>(last.w0 & kInfoMask);
-        if (tag >= kTagRead && tag <= kTagModify) {
-            uptr run = last.w0 >> kRunShift;
-            if (in + 1 + run == n && run + k < (uptr(1) << (64 - kRunShift))) {
-                last.w0 += uptr(k) << kRunShift;
-                return;
-            }
-        } else if (tag == kTagFetch1 || tag == kTagFetchGen) {
-            if (in + 1 + last.w1 == n) {
-                last.w1 += k;
-                return;
-            }
-        } else if (tag == kTagFetchHits) {
-            if (in + last.w1 == n) {
-                last.w1 += k;
-                return;
-            }
-        }
-    }
+    if (p - 2 >= stream::g_end - kChunkEvents && (p[-2].w0 & kTagMask) != kTagMarker && continue_run(p[-1], n, k))
+        return;
     put(ii(n, kTagFetchHits), k);
 }
 VG_REGPARM(2) void st_ir_gen_k(InstrInfo* n, UWord k) { put(ii(n, kTagFetchGen), k); }

@@ -20,27 +20,26 @@ bool relocation_ready(const Unit* u, const Unit* home) {
 
 StackRelocation relocation_for(Unit* u, const Unit* home, u32 open_tasks) {
     StackRelocation rel{};
-    u32 n = 0;
-    Addr env_lo = ~Addr(0), env_hi = 0;  // the frame ranges' envelope
+    u32 nd = 0, nf = 0;
+    Addr env_lo = ~Addr(0), env_hi = 0;
+    auto add_desc = [&](Addr lo, Addr len, Addr canon) {
+        if (len) rel.desc[nd++] = StackRange{lo, len, canon - lo};
+    };
     auto add = [&](Addr lo, Addr hi, Addr delta) {
         if (hi <= lo) return;
-        rel.r[n++] = StackRange{lo, hi - lo, delta};
-        if (n > rel.first_stack) {
-            env_lo = lo < env_lo ? lo : env_lo;
-            env_hi = hi > env_hi ? hi : env_hi;
-        }
+        rel.frames[nf++] = StackRange{lo, hi - lo, delta};
+        env_lo = lo < env_lo ? lo : env_lo;
+        env_hi = hi > env_hi ? hi : env_hi;
     };
     auto done = [&]() {
         if (env_hi > env_lo) {
-            rel.stack_lo = env_lo;
-            rel.stack_span = env_hi - env_lo;
+            rel.frames_lo = env_lo;
+            rel.frames_span = env_hi - env_lo;
         }
         return rel;
     };
-    // Descriptors first: they are in the heap, disjoint from every stack.
-    if (u->desc_len) add(u->desc_lo, u->desc_lo + u->desc_len, u->desc_canon - u->desc_lo);
-    if (u->child_len) add(u->child_lo, u->child_lo + u->child_len, u->child_canon - u->child_lo);
-    rel.first_stack = n;  // at most two, and three frames after them (BatchRelocation)
+    add_desc(u->desc_lo, u->desc_len, u->desc_canon);
+    add_desc(u->child_lo, u->child_len, u->child_canon);
     if (!moved(u) || !u->stack_hi || !home || !home->ref_sp || !u->home || !u->home->ref_sp) return done();
     Addr delta = home->ref_sp - u->home->ref_sp;
     if (u->kind != UnitKind::Task) {
