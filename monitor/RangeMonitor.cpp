@@ -1207,6 +1207,13 @@ inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread) {
     return &e;
 }
 
+// wide_[0] covered an address its page's slot did not: the slot takes a
+// copy, as entry_slow() gives it (once per page of a walk, not per access).
+void RangeMonitor::adopt_wide(u32 slot) {
+    mark_used(slot);
+    cache_[slot] = wide_[0];
+}
+
 void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     mon::CacheEntry* e = entry_slow(addr, thread);
     if (!e || !e->s) return;

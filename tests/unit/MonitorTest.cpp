@@ -513,6 +513,32 @@ TEST(Monitor, ThreadSwitchEmptiesEverySlot) {
     EXPECT_EQ(m.served_thread(s, 1, 0, 1), 2u);  // thread 2: both of its own
 }
 
+// A wide entry that covers an address its page's slot does not also goes
+// into that slot (RangeMonitor::lookup()), once per page of a walk; the
+// slot must then be emptied by a thread switch and by the range's removal,
+// as the slots the slow path fills are.
+TEST(Monitor, WideHitFillsSlotThatLeavesWithThreadAndRange) {
+    M t(config(1));
+    RangeMonitor& m = t.m;
+    u32 s = m.add_structure(false);
+    ASSERT_TRUE(m.add_range(0x100000, 1 << 20, s));  // 256 pages: big, one wide entry
+    m.prepare_thread(1);
+    m.set_current_thread(1);
+    m.record_current(0x100000, kRead, 0);  // resolved: the wide entry
+    m.record_current(0x105000, kRead, 0);  // page 5: its slot empty, the wide entry hits and fills it
+    m.record_current(0x105008, kRead, 0);  // the slot hits
+    m.prepare_thread(2);
+    m.set_current_thread(2);
+    m.record_current(0x105010, kRead, 1);  // thread 2's own row, not thread 1's entry in the slot
+    ASSERT_EQ(m.threads_seen(s), 2u);
+    EXPECT_EQ(m.served_thread(s, 0, 0, 0), 3u);
+    EXPECT_EQ(m.served_thread(s, 0, 0, 1), 0u);
+    EXPECT_EQ(m.served_thread(s, 1, 0, 1), 1u);
+    EXPECT_EQ(m.remove_range(0x100000), 1u);
+    m.record_current(0x105018, kRead, 1);  // no range there any more
+    EXPECT_EQ(m.served(s, 0, 1), 1u);
+}
+
 // Three structures for the hot-path comparisons below: a big range, a
 // small one, and a user range inside the big one.
 static void add_three(RangeMonitor& m, u32 ids[3]) {
