@@ -41,7 +41,7 @@ die() { echo "self_profile.sh: $*" >&2; exit 1; }
 setup() {
     command -v valgrind >/dev/null || die "valgrind is not installed"
     ver=$(valgrind --version | sed 's/^valgrind-//')
-    mkdir -p "$WORK/src/lists/partial"
+    mkdir -p "$WORK/src/lists/partial" "$WORK/src/cache/archives/partial"
     if [ ! -d "$WORK/src/valgrind-$ver" ]; then
         # The source package of the installed version, through a deb-src
         # list of our own (the machine's apt configuration is left alone).
@@ -50,7 +50,7 @@ setup() {
         suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
         printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
             "$suite" > "$list"
-        opts="-o Dir::Etc::SourceList=$list -o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists=$WORK/src/lists"
+        opts="-o Dir::Etc::SourceList=$list -o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists=$WORK/src/lists -o Dir::Cache=$WORK/src/cache"
         # shellcheck disable=SC2086
         apt-get $opts update >/dev/null || die "apt-get update of $list failed"
         # shellcheck disable=SC2086
