@@ -40,10 +40,10 @@ def ratio_interval(times, reference, level=LEVEL, resamples=RESAMPLES, seed=SEED
     n = len(times)
     if n != len(reference):
         raise ValueError("times and reference need one entry per round (%d and %d)" % (n, len(reference)))
-    if n < 3 or min(reference) <= 0:
-        return None
     if not 0 < level < 1:
         raise ValueError("level must lie between 0 and 1, not %r" % level)
+    if n < 3 or min(reference) <= 0:
+        return None
     rng = random.Random(seed)
     ratios = []
     for _ in range(resamples):

@@ -35,6 +35,7 @@ set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${OMPSIM_SELF_PROFILE_DIR:-$HOME/.cache/ompsim-self-profile}
 VG=$WORK/vg
+JOBS=$(nproc 2>/dev/null || echo 2)
 
 die() { echo "self_profile.sh: $*" >&2; exit 1; }
 
@@ -56,11 +57,14 @@ setup() {
         # shellcheck disable=SC2086
         (cd "$WORK/src" && apt-get $opts source --download-only "valgrind=$(dpkg-query -W -f='${Version}' valgrind)") \
             >/dev/null 2>&1 || die "cannot download the source of valgrind $ver"
+        # The upstream tarball without Debian's patches: in 3.19.0-1 they
+        # touch .valgrindrc quoting, ARM, PPC, MPI, vgdb's path and the
+        # manual, nothing of amd64's core or of the tool interface.
         (cd "$WORK/src" && tar xjf "valgrind_$ver.orig.tar.bz2") || die "cannot unpack valgrind_$ver.orig.tar.bz2"
     fi
     if [ ! -x "$VG/bin/valgrind" ]; then
         echo "building the inner Valgrind $ver in $WORK/src/valgrind-$ver (log: $WORK/src/build.log)"
-        (cd "$WORK/src/valgrind-$ver" && ./configure --enable-inner --prefix="$VG" && make -j2 && make install) \
+        (cd "$WORK/src/valgrind-$ver" && ./configure --enable-inner --prefix="$VG" && make -j"$JOBS" && make install) \
             > "$WORK/src/build.log" 2>&1 || die "building the inner Valgrind failed: see $WORK/src/build.log"
     fi
     mkdir -p "$WORK/build"
@@ -72,7 +76,7 @@ setup() {
 
 build() {
     [ -f "$WORK/build/Makefile" ] || die "no inner build: run 'bench/self_profile.sh setup' first"
-    make -C "$WORK/build" -j2 ompsim-amd64-linux vgpreload_ompsim-amd64-linux.so > "$WORK/build/make.log" 2>&1 \
+    make -C "$WORK/build" -j"$JOBS" ompsim-amd64-linux vgpreload_ompsim-amd64-linux.so > "$WORK/build/make.log" 2>&1 \
         || die "building the inner ompsim failed: see $WORK/build/make.log"
     # Its own tool directory: 'valgrind --tool=ompsim' of the inner Valgrind
     # finds it without VALGRIND_LIB, which the outer Valgrind would read too.
@@ -92,12 +96,15 @@ run() {
     env -u VALGRIND_LIB -u VALGRIND_OPTS valgrind --tool=callgrind --sim-hints=enable-outer --trace-children=yes --vgdb=no \
         --smc-check=all-non-file --run-libc-freeres=no $extra --callgrind-out-file="$out" \
         "$VG/bin/valgrind" "$@"
-    echo "self_profile.sh: $(total "$out") instructions in all (callgrind_annotate $out)" >&2
+    n=$(total "$out")
+    echo "self_profile.sh: $n instructions in all (callgrind_annotate $out)" >&2
 }
 
 total() {
     [ -r "${1:-}" ] || die "total needs a readable Callgrind profile"
-    sed -n 's/^totals: \([0-9]*\).*/\1/p; s/^summary: \([0-9]*\).*/\1/p' "$1" | head -1
+    n=$(sed -n 's/^totals: \([0-9][0-9]*\).*/\1/p; s/^summary: \([0-9][0-9]*\).*/\1/p' "$1" | head -1)
+    [ -n "$n" ] || die "$1 is not a complete Callgrind profile (no totals line): did the run end early?"
+    echo "$n"
 }
 
 cmd=${1:-}

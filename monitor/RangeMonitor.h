@@ -462,9 +462,10 @@ inline void RangeMonitor::bump(const mon::CacheEntry& e, u64 addr, u32 idx, u32 
 // entry, which then fills the slot too (adopt_wide()). Without that a walk
 // through one big array never refilled its pages' slots (only the slow
 // path did), so every access tested the slot, failed and tested wide_[0]:
-// memcopy 2 with 25 bins spent 26 instructions per memset byte in this
-// lookup and its counting, 16 of them finding the entry (Callgrind on the
-// tool, bench/self_profile.sh). Null when neither covers addr.
+// memcopy 2 with 25 bins spent 26.7 instructions a write in this lookup
+// and its counting, 16 of them finding the entry; 19.2 with the slot
+// filled (Callgrind on the tool, bench/self_profile.sh). Null when neither
+// covers addr.
 inline const mon::CacheEntry* RangeMonitor::lookup(u64 addr) {
     u32 slot = mon::cache_slot(addr);
     const mon::CacheEntry* e = cache_ + slot;
