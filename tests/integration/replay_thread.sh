@@ -68,6 +68,12 @@ same() {
   else
     echo "FAIL: $name: documents differ"; status=1
     diff "$t/$name/non.sums" "$t/$name/yes.sums" | head -n 5
+    # Which figures differ, so that a rare failure in CI says where to look.
+    set -- "$t/$name"/non/doc.*.xml
+    a=$1
+    set -- "$t/$name"/yes/doc.*.xml
+    diff "$a" "$1" | cut -c1-400 | head -n 40
+    grep -h 'batches\|warning' "$t/$name"/non/err "$t/$name"/yes/err
   fi
 }
 
