@@ -945,6 +945,20 @@ def main():
                                              " ".join(runner.argv(pt[4], pt[5], pt[6], "scaling"))))
         return 0
 
+    writes = not a.no_write and not (a.quick and not a.write)
+    if writes:
+        # Checked before the runs, not after them: a suite takes 20 minutes.
+        marks = (SBEGIN, SEND) if a.scaling else (BEGIN, END)
+        try:
+            with open(a.doc) as f:
+                text = f.read()
+        except OSError as e:
+            fail("--doc %s: %s" % (a.doc, e.strerror or e))
+        if marks[0] not in text or marks[1] not in text:
+            fail("--doc %s has no %s ... %s markers for the table" % (a.doc, marks[0], marks[1]))
+        json_dir = os.path.dirname(os.path.abspath(a.json))
+        if not os.path.isdir(json_dir):
+            fail("--json %s: no directory %s" % (a.json, json_dir))
     if os.path.exists(os.path.expanduser("~/.valgrindrc")):
         log("note: ~/.valgrindrc exists and applies to every Valgrind run")
     host = host_info()
@@ -980,7 +994,7 @@ def main():
         key, md, begin, end = "suite", suite_markdown(doc), BEGIN, END
     log()
     log("%.0f s in all; load average at the end %.2f" % (time.time() - t0, doc["loadavg_end"][0]))
-    if a.no_write or (a.quick and not a.write):
+    if not writes:
         log("results not written (%s)" % ("--no-write" if a.no_write else "--quick without --write"))
     else:
         write_outputs(a, key, doc, md, begin, end)
