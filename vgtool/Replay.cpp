@@ -104,6 +104,33 @@ constexpr u64 kMarkerBacklog = 128;
 // Whether the streams may grow by a pause (within g_pause_bytes of g_pause_base).
 bool pause_fits() { return stream::bytes_in_use() < g_pause_base + g_pause_bytes; }
 
+// --replay-perturb: where advance() stops and how many recorded events it
+// sees depend on the host's timing (the worker's backlog, when the
+// client's threads record); the documents must not. With a seed the
+// replay also stops and shortens its view at random points, so that a
+// test can try many such timings on one host (a one-byte difference with
+// and without the worker, once in CI, was not seen in more than 500 runs
+// here).
+// Only while it may pause: catch_up() and finish() run as far as they can.
+struct Perturbation {
+    u64 state;
+    u64 count;
+    // True about once in 2^bits calls (never when off).
+    bool now(unsigned bits) {
+        if (!state) return false;
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        bool hit = (state >> (64 - bits)) == 0;
+        count += hit;
+        return hit;
+    }
+    // How many of `avail` events to take: sometimes fewer (at least one).
+    u32 take(u32 avail) {
+        if (avail < 2 || !now(2)) return avail;
+        return 1 + u32((state >> 20) % avail);
+    }
+};
+Perturbation g_perturb;
+
 Slot* new_slot() {
     reserve(g_slots, g_slots_cap, g_nslots + 1, 64, "ompsim.replay");
     Slot* s = static_cast<Slot*>(VG_(malloc)("ompsim.replay", sizeof(Slot)));
@@ -617,6 +644,7 @@ Step run_slot(Slot* s) {
             return Step::Idle;
         }
         if (s->quantum_left == 0) return Step::Turn;
+        if (g_may_pause && g_perturb.now(6)) return Step::Stall;
         const Ev* next;
         u32 avail = stream::span(u->s, &next);
         if (!avail) {
@@ -629,7 +657,8 @@ Step run_slot(Slot* s) {
         // A cut run's rest is no marker (and the worker may be rewriting
         // the event: Stream::cut).
         if (!u->s->cut.w0 && (next->w0 & kTagMask) == kTagMarker) {
-            if (g_may_pause && replayworker::handed() - replayworker::finished() > kMarkerBacklog && pause_fits())
+            if (g_may_pause && ((replayworker::handed() - replayworker::finished() > kMarkerBacklog && pause_fits()) ||
+                                g_perturb.now(3)))
                 return Step::Pause;
             Ev e = *next;
             // The payload was appended with the header: it is there.
@@ -646,7 +675,8 @@ Step run_slot(Slot* s) {
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
         }
-        if (g_may_pause && replayworker::backlogged() && pause_fits()) return Step::Pause;
+        if (g_may_pause && ((replayworker::backlogged() && pause_fits()) || g_perturb.now(6))) return Step::Pause;
+        if (g_may_pause) avail = g_perturb.take(avail);
         if (u != relocated) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
@@ -666,6 +696,8 @@ Step run_slot(Slot* s) {
 void init(const Options& o) {
     g_opt = o;
     if (!g_opt.quantum) g_opt.quantum = 1;
+    // Never a zero state: 0 means off.
+    g_perturb.state = o.perturb ? (u64(o.perturb) << 32 | 0x9e3779b9u) : 0;
 }
 
 void start(Unit* serial) {
@@ -791,6 +823,7 @@ void not_deterministic(const HChar* reason) {
 }
 
 bool deterministic() { return g_deterministic; }
+u64 perturbations() { return g_perturb.count; }
 u32 reasons(const HChar* const** out) {
     *out = g_reasons;
     return g_nreasons;

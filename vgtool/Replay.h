@@ -25,6 +25,11 @@ namespace replay {
 struct Options {
     u32 quantum;  // --quantum: instructions per turn
     u32 cores;    // --cores: 0 = one per slot
+    // --replay-perturb=SEED (a debugging option; 0 = off): advance() pauses
+    // and stalls at random, and takes fewer of a stream's recorded events
+    // than it could, as a slower or faster host would make it. Documents
+    // must not change (tests/integration/replay_perturbed.sh).
+    u32 perturb;
 };
 
 void init(const Options& o);
@@ -43,6 +48,8 @@ void finish();
 void not_deterministic(const HChar* reason);
 
 bool deterministic();
+// For -v with --replay-perturb: how many times the replay was perturbed.
+u64 perturbations();
 u32 reasons(const HChar* const** out);
 u32 core_of_slot(u32 slot);
 u32 quantum();

@@ -34,6 +34,14 @@ u64 g_batches;
 bool g_configured = true;
 bool g_started;
 bool g_failed;  // the thread could not be made: the main thread simulates
+u64 g_delay_state;  // --replay-perturb: the worker's own random delays (0: none)
+
+// After about one command in eight, up to ~30 us of pause instructions.
+void perturb_delay() {
+    g_delay_state = g_delay_state * 6364136223846793005ull + 1442695040888963407ull;
+    if (g_delay_state >> 61) return;
+    for (u32 k = u32(g_delay_state >> 20) & 1023; k > 0; --k) __builtin_ia32_pause();
+}
 
 void worker_main() {
     Command* const ring = g_ring;
@@ -52,6 +60,7 @@ void worker_main() {
                     coresim::apply_relocation(g_relocs[t & (kRing - 1)]);
                     break;
             }
+            if (__builtin_expect(g_delay_state != 0, 0)) perturb_delay();
             // Each command is a batch's worth of work: finished at once, so
             // that a sync() waits for no more than the last one.
             g_bell.finish(++t);
@@ -91,8 +100,9 @@ void push() {
 
 }  // namespace
 
-void configure(bool on) {
+void configure(bool on, u32 perturb) {
     g_configured = on && hostthread::cpus() >= 2;
+    g_delay_state = perturb ? (u64(perturb) << 32 | 0x7f4a7c15u) : 0;
 }
 
 bool use() {

@@ -30,8 +30,10 @@ namespace ompsim {
 namespace replayworker {
 
 // --replay-thread=yes|no (yes when not given). Off on a host with one CPU
-// for this process.
-void configure(bool on);
+// for this process. With --replay-perturb's seed (0: off) the worker also
+// stops for a random while after some commands, so that the main thread
+// meets it at other points (Replay.h, Options::perturb).
+void configure(bool on, u32 perturb);
 
 // Whether the next batch goes to the worker: configured, the direct
 // replay, the monitor off. When not, whatever was handed over is finished

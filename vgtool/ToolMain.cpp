@@ -112,6 +112,10 @@ Bool process_option(const HChar* arg) {
         g_replay.quantum = (u32)num;
         return True;
     }
+    if (number_option(arg, "--replay-perturb", 0, 4294967295ull, &num)) {
+        g_replay.perturb = (u32)num;
+        return True;
+    }
     if (number_option(arg, "--cores", 0, kMaxCores, &num)) {
         g_replay.cores = (u32)num;
         return True;
@@ -234,7 +238,12 @@ void print_usage() {
         "    --cachegrind-out-file=F   also write Cachegrind-format costs to F (%%p = pid)\n");
 }
 
-void print_debug_usage() { VG_(printf)("    (none)\n"); }
+void print_debug_usage() {
+    VG_(printf)(
+        "    --replay-perturb=SEED     pause, stall and shorten the deterministic replay at random\n"
+        "                              points (and delay its worker), as other host timings would;\n"
+        "                              the profile must not change (testing) [0 = off]\n");
+}
 
 // Reads the whole --cache-config file into Valgrind's heap.
 void load_config_file(const HChar* path) {
@@ -315,7 +324,7 @@ void post_clo_init() {
 
     Allocator a = tool_allocator();
     missworker::configure(g_miss_thread);
-    replayworker::configure(g_replay_thread);
+    replayworker::configure(g_replay_thread, g_replay.perturb);
     sim::g_config = g_cfg;
     InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
@@ -636,6 +645,8 @@ void fini(Int /*exitcode*/) {
     replayworker::retire();
     if (VG_(clo_verbosity) > 1)
         VG_(dmsg)("replay thread: %llu batches handed over\n", (ULong)replayworker::batches());
+    if (g_replay.perturb && VG_(clo_verbosity) > 1)
+        VG_(dmsg)("replay perturbed %llu times (--replay-perturb)\n", (ULong)replay::perturbations());
     if (stream::spilled_chunks() && VG_(clo_verbosity) > 0)
         VG_(umsg)("note: the replay's event buffers reached --stream-buffer=%llu: %llu chunks of events went to a "
                   "temporary file in %s (at most %llu MiB); the profile is not affected\n",
@@ -709,6 +720,7 @@ void pre_clo_init() {
     g_omp.trace = false;
     g_replay.quantum = 1000;
     g_replay.cores = 0;
+    g_replay.perturb = 0;
     g_stream_buffer = 512ull << 20;
     g_stream_spill = true;
     g_simulate_wrappers = false;
