@@ -866,8 +866,11 @@ def write_outputs(a, key, doc, markdown, begin, end):
         json.dump(data, f, indent=1, sort_keys=False)
         f.write("\n")
     log("wrote %s" % rel(path))
-    with open(a.doc) as f:
-        text = f.read()
+    try:
+        with open(a.doc) as f:
+            text = f.read()
+    except OSError as e:  # checked before the runs; gone since
+        fail("--doc %s: %s (the results are in %s)" % (a.doc, e.strerror or e, rel(path)))
     new = replace_between(text, begin, end, markdown)
     if new is None:
         log("! %s has no %s ... %s markers: table not written" % (a.doc, begin, end))

@@ -3,6 +3,7 @@
 #include "CoreSim.h"
 #include "OspgService.h"
 #include "RegionService.h"
+#include "ReplacementPolicy.h"
 #include "ReplayWorker.h"
 #include "StackRelocation.h"
 #include "TaskDescriptors.h"
@@ -112,14 +113,15 @@ bool pause_fits() { return stream::bytes_in_use() < g_pause_base + g_pause_bytes
 // and without the worker, once in CI, was not seen in more than 500 runs
 // here).
 // Only while it may pause: catch_up() and finish() run as far as they can.
+// The draws are the Random replacement policy's xorshift64, whose state
+// never becomes 0 once seeded: 0 stays "off".
 struct Perturbation {
     u64 state;
     u64 count;
     // True about once in 2^bits calls (never when off).
     bool now(unsigned bits) {
         if (!state) return false;
-        state = state * 6364136223846793005ull + 1442695040888963407ull;
-        bool hit = (state >> (64 - bits)) == 0;
+        bool hit = (repl::xorshift64_next(state) >> (64 - bits)) == 0;
         count += hit;
         return hit;
     }
@@ -675,8 +677,10 @@ Step run_slot(Slot* s) {
             if (r == Step::Blocked || r == Step::Yield) return r;
             continue;
         }
-        if (g_may_pause && ((replayworker::backlogged() && pause_fits()) || g_perturb.now(6))) return Step::Pause;
-        if (g_may_pause) avail = g_perturb.take(avail);
+        if (g_may_pause) {
+            if ((replayworker::backlogged() && pause_fits()) || g_perturb.now(6)) return Step::Pause;
+            avail = g_perturb.take(avail);
+        }
         if (u != relocated) {
             if (!relocate_top(s)) return Step::Stall;
             relocated = u;
@@ -696,7 +700,7 @@ Step run_slot(Slot* s) {
 void init(const Options& o) {
     g_opt = o;
     if (!g_opt.quantum) g_opt.quantum = 1;
-    // Never a zero state: 0 means off.
+    // A zero state is off; a seed's state is never zero.
     g_perturb.state = o.perturb ? (u64(o.perturb) << 32 | 0x9e3779b9u) : 0;
 }
 

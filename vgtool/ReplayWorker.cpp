@@ -3,6 +3,7 @@
 #include "CoreSim.h"
 #include "DataStructures.h"
 #include "HostThread.h"
+#include "ReplacementPolicy.h"
 
 namespace ompsim {
 namespace replayworker {
@@ -36,11 +37,12 @@ bool g_started;
 bool g_failed;  // the thread could not be made: the main thread simulates
 u64 g_delay_state;  // --replay-perturb: the worker's own random delays (0: none)
 
-// After about one command in eight, up to ~30 us of pause instructions.
+// After about one command in eight, up to 1,023 pause instructions (the
+// Random policy's xorshift64, as the replay's own perturbation).
 void perturb_delay() {
-    g_delay_state = g_delay_state * 6364136223846793005ull + 1442695040888963407ull;
-    if (g_delay_state >> 61) return;
-    for (u32 k = u32(g_delay_state >> 20) & 1023; k > 0; --k) __builtin_ia32_pause();
+    u64 r = repl::xorshift64_next(g_delay_state);
+    if (r >> 61) return;
+    for (u32 k = u32(r >> 20) & 1023; k > 0; --k) __builtin_ia32_pause();
 }
 
 void worker_main() {
