@@ -107,9 +107,48 @@ XArray* g_graveyard;  // SBInfo* removed while discards were deferred
 bool g_defer;
 }  // namespace
 
+namespace {
+void settle(SBInfo* sb) {
+    for (HitPiece* p = sb->pieces; p; p = p->next) {
+        ULong d = p->runs - p->settled;
+        if (!d) continue;
+        p->settled = p->runs;
+        for (UInt j = 0; j < p->n; ++j) p->share[j].cc->ir += d * p->share[j].n;
+        if (p->i1_refs) *p->i1_refs += d * p->hits;
+    }
+}
+
+void free_pieces(SBInfo* sb) {
+    for (HitPiece* p = sb->pieces; p;) {
+        HitPiece* next = p->next;
+        VG_(free)(p);
+        p = next;
+    }
+    sb->pieces = nullptr;
+}
+}  // namespace
+
+HitPiece* new_hit_piece(SBInfo* sb, UInt n) {
+    SizeT bytes = sizeof(HitPiece) + n * sizeof(HitPiece::Share);
+    HitPiece* p = static_cast<HitPiece*>(VG_(malloc)("ompsim.cost.piece", bytes));
+    VG_(memset)(p, 0, bytes);
+    p->n = n;
+    p->next = sb->pieces;
+    sb->pieces = p;
+    return p;
+}
+
+void settle_hits() {
+    VG_(OSetGen_ResetIter)(g_sbs);
+    while (SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Next)(g_sbs))) settle(sb);
+}
+
 void discard_sb_info(Addr sb_addr) {
     SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Remove)(g_sbs, &sb_addr));
     if (!sb) return;
+    // Its runs so far count; its code runs no more.
+    settle(sb);
+    free_pieces(sb);
     if (g_defer) {
         if (!g_graveyard) g_graveyard = VG_(newXA)(VG_(malloc), "ompsim.graveyard", VG_(free), sizeof(SBInfo*));
         VG_(addToXA)(g_graveyard, &sb);
@@ -129,11 +168,13 @@ void free_discarded() {
 }
 
 void for_each(void (*f)(const LineCC& cc, void* ctx), void* ctx) {
+    settle_hits();
     VG_(OSetGen_ResetIter)(g_lines);
     while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) f(*cc, ctx);
 }
 
 void zero_all() {
+    settle_hits();  // runs before the zeroing are not counted after it
     VG_(OSetGen_ResetIter)(g_lines);
     while (LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Next)(g_lines))) {
         cc->ir = cc->dr = cc->dw = 0;
@@ -143,6 +184,7 @@ void zero_all() {
 }
 
 LineCC** sorted(UInt* count) {
+    settle_hits();
     UInt n = VG_(OSetGen_Size)(g_lines);
     LineCC** out = static_cast<LineCC**>(VG_(malloc)("ompsim.cost.sorted", (n + 1) * sizeof(LineCC*)));
     UInt i = 0;

@@ -37,10 +37,10 @@ struct Event {
 constexpr Int kQueue = 16;
 
 // Certain I1 hits (kEvFetchHit) are counted, not simulated: per source
-// line the number of such fetches, added once per straight-line piece of
-// the queue (at the end of its flush) instead of two counter updates per
-// instruction. Nothing reads these counters in between: the helpers of the
-// same flush do not, and a client request or side exit ends the piece.
+// line the number of such fetches, kept with the straight-line piece of the
+// queue (at the end of its flush), whose runs the generated code counts
+// (CostCentres.h, HitPiece), instead of two counter updates per
+// instruction. The counters are settled before anything reads them.
 constexpr Int kHitLines = 16;
 
 struct State {
@@ -81,9 +81,15 @@ void add_n(State& s, ULong* counter, ULong n) {
     addStmtToIRSB(s.out, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(inc)));
 }
 
+// The piece's certain hits: one count of its runs (cost.h, HitPiece).
 void flush_hits(State& s) {
-    for (Int j = 0; j < s.hit_lines; ++j) add_n(s, &s.hit_cc[j]->ir, s.hit_n[j]);
-    if (s.hits && g_cfg.i1_fetch_refs) add_n(s, g_cfg.i1_fetch_refs, s.hits);
+    if (s.hit_lines) {
+        HitPiece* p = cost::new_hit_piece(s.sb, (UInt)s.hit_lines);
+        for (Int j = 0; j < s.hit_lines; ++j) p->share[j] = {s.hit_cc[j], s.hit_n[j]};
+        p->i1_refs = g_cfg.i1_fetch_refs;
+        p->hits = s.hits;
+        add_n(s, &p->runs, 1);
+    }
     s.hit_lines = 0;
     s.hits = 0;
 }
