@@ -65,12 +65,20 @@ LineCC* line_cc(Addr instr_addr) {
     }
     if (!VG_(get_fnname)(ep, instr_addr, &fn)) fn = "???";
 
-    SizeT need = VG_(strlen)(dir) + 1 + VG_(strlen)(file) + 1;
-    HChar* path = static_cast<HChar*>(VG_(malloc)("ompsim.cost.path", need));
-    if (dir[0])
-        VG_(sprintf)(path, "%s/%s", dir, file);
-    else
-        VG_(sprintf)(path, "%s", file);
+    // On the stack for the usual length, and copied rather than formatted:
+    // a VG_(malloc), a VG_(sprintf) and a VG_(free) for each instruction
+    // translated were 42 M instructions of containers 25000 2 (21,064 calls).
+    HChar local[512];
+    SizeT ldir = VG_(strlen)(dir), lfile = VG_(strlen)(file);
+    SizeT need = ldir + 1 + lfile + 1;
+    HChar* path = need <= sizeof local ? local : static_cast<HChar*>(VG_(malloc)("ompsim.cost.path", need));
+    HChar* at = path;
+    if (ldir) {
+        VG_(memcpy)(at, dir, ldir);
+        at += ldir;
+        *at++ = '/';
+    }
+    VG_(memcpy)(at, file, lfile + 1);
 
     CodeLoc loc = {path, fn, line};
     LineCC* cc = static_cast<LineCC*>(VG_(OSetGen_Lookup)(g_lines, &loc));
@@ -82,7 +90,7 @@ LineCC* line_cc(Addr instr_addr) {
         cc->line = line;
         VG_(OSetGen_Insert)(g_lines, cc);
     }
-    VG_(free)(path);
+    if (path != local) VG_(free)(path);
     return cc;
 }
 

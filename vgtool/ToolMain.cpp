@@ -604,9 +604,11 @@ void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds:
 // A mapping's globals come and go as structures: the miss worker may hold
 // counts for a structure's rows (MissWorker.h).
 void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
+    wrappers::mapping_changed();
     missworker::sync();
     ds::new_mapping(a, len, di_handle);
 }
+void change_mem_mprotect(Addr, SizeT, Bool, Bool, Bool) { wrappers::mapping_changed(); }
 void die_mem_munmap(Addr a, SizeT len) {
     missworker::sync();
     ds::unmapped(a, len);
@@ -693,6 +695,7 @@ void pre_clo_init() {
     VG_(track_new_mem_startup)(new_mem_startup);
     VG_(track_new_mem_mmap)(new_mem_mmap);
     VG_(track_die_mem_munmap)(die_mem_munmap);
+    VG_(track_change_mem_mprotect)(change_mem_mprotect);
     VG_(track_start_client_code)(start_client_code);
     VG_(track_pre_thread_ll_create)(pre_thread_create);
     VG_(track_pre_thread_ll_exit)(pre_thread_exit);

@@ -19,6 +19,10 @@ namespace wrappers {
 
 void init(bool simulated);
 
+// A mapping was made or its protection changed (Valgrind may have read an
+// object's symbols): the next question searches for the preload again.
+void mapping_changed();
+
 // Whether `a` is in the wrappers' code (the first frames of the stack of
 // every heap report, which the monitor leaves out of allocation sites).
 bool in_wrappers(Addr a);
