@@ -184,7 +184,13 @@ bool fetch_with_run(State& s, Int* i, const Event* next, Int which) {
     return true;
 }
 
-void flush(State& s) {
+// Emits the queued events; with `hits`, the certain hits counted so far
+// too. Those need a count of their own only where the code may leave the
+// piece (a side exit, the end) or the runtime's owner changes: kept across
+// a full queue, a guarded access or a load-linked, the hits of containers
+// 25000 2 made 3,743 pieces instead of 4,135 (5,716 M -> 5,708 M
+// instructions in all, bench/self_profile.sh).
+void flush(State& s, bool hits = true) {
     Int i = 0;
     while (i < s.used) {
         Event& e = s.ev[i];
@@ -259,12 +265,12 @@ void flush(State& s) {
             }
         }
     }
-    flush_hits(s);
+    if (hits) flush_hits(s);
     s.used = 0;
 }
 
 Event& push(State& s) {
-    if (s.used == kQueue) flush(s);
+    if (s.used == kQueue) flush(s, false);
     Event& e = s.ev[s.used++];
     e.ea = nullptr;
     e.size = 0;
@@ -330,7 +336,7 @@ void add_write(State& s, InstrInfo* ii, Int size, IRAtom* ea) {
 // flush the queue and emit a call that carries the guard.
 void add_guarded(State& s, InstrInfo* ii, Int size, IRAtom* ea, IRAtom* guard, bool write) {
     tl_assert(isIRAtom(ea) && isIRAtom(guard));
-    flush(s);
+    flush(s, false);
     emit(s, 3, write ? kDw : kDr, mkIRExprVec_3(ptr_arg(ii), ea, mkIRExpr_HWord(size)), guard);
 }
 
@@ -498,7 +504,7 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
                 if (st->Ist.LLSC.storedata == nullptr) {
                     add_read(s, cur, sizeofIRType(typeOfIRTemp(tyenv, st->Ist.LLSC.result)),
                              st->Ist.LLSC.addr);
-                    flush(s);
+                    flush(s, false);
                 } else {
                     add_write(s, cur, sizeofIRType(typeOfIRExpr(tyenv, st->Ist.LLSC.storedata)),
                               st->Ist.LLSC.addr);
