@@ -116,19 +116,28 @@ bool g_defer;
 }  // namespace
 
 namespace {
-void settle(SBInfo* sb) {
-    for (HitPiece* p = sb->pieces; p; p = p->next) {
-        ULong d = p->runs - p->settled;
-        if (!d) continue;
-        p->settled = p->runs;
-        for (UInt j = 0; j < p->n; ++j) p->share[j].cc->ir += d * p->share[j].n;
-        if (p->i1_refs) *p->i1_refs += d * p->hits;
-    }
+// Every live piece, for settle_hits(): a readers' loop over an array (an
+// ePAPI read settles all of them), each piece knowing its place for the
+// swap that removes it.
+HitPiece** g_pieces;
+UInt g_npieces, g_pieces_cap;
+
+void settle(HitPiece* p) {
+    ULong d = p->runs - p->settled;
+    if (!d) return;
+    p->settled = p->runs;
+    for (UInt j = 0; j < p->n; ++j) p->share[j].cc->ir += d * p->share[j].n;
+    if (p->i1_refs) *p->i1_refs += d * p->hits;
 }
 
-void free_pieces(SBInfo* sb) {
+// Its runs so far count; its code runs no more.
+void settle_and_free_pieces(SBInfo* sb) {
     for (HitPiece* p = sb->pieces; p;) {
         HitPiece* next = p->next;
+        settle(p);
+        HitPiece* last = g_pieces[--g_npieces];
+        g_pieces[p->slot] = last;
+        last->slot = p->slot;
         VG_(free)(p);
         p = next;
     }
@@ -143,20 +152,24 @@ HitPiece* new_hit_piece(SBInfo* sb, UInt n) {
     p->n = n;
     p->next = sb->pieces;
     sb->pieces = p;
+    if (g_npieces == g_pieces_cap) {
+        g_pieces_cap = g_pieces_cap ? 2 * g_pieces_cap : 1024;
+        g_pieces = static_cast<HitPiece**>(
+            VG_(realloc)("ompsim.cost.pieces", g_pieces, g_pieces_cap * sizeof(HitPiece*)));
+    }
+    p->slot = g_npieces;
+    g_pieces[g_npieces++] = p;
     return p;
 }
 
 void settle_hits() {
-    VG_(OSetGen_ResetIter)(g_sbs);
-    while (SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Next)(g_sbs))) settle(sb);
+    for (UInt i = 0; i < g_npieces; ++i) settle(g_pieces[i]);
 }
 
 void discard_sb_info(Addr sb_addr) {
     SBInfo* sb = static_cast<SBInfo*>(VG_(OSetGen_Remove)(g_sbs, &sb_addr));
     if (!sb) return;
-    // Its runs so far count; its code runs no more.
-    settle(sb);
-    free_pieces(sb);
+    settle_and_free_pieces(sb);
     if (g_defer) {
         if (!g_graveyard) g_graveyard = VG_(newXA)(VG_(malloc), "ompsim.graveyard", VG_(free), sizeof(SBInfo*));
         VG_(addToXA)(g_graveyard, &sb);

@@ -52,6 +52,7 @@ struct HitPiece {
     ULong settled;   // runs already added to the counters
     ULong* i1_refs;  // the I1 reference counter, or null
     ULong hits;      // certain hits per run
+    UInt slot;       // in the list of live pieces (CostCentres.cpp)
     UInt n;
     struct Share {
         LineCC* cc;

@@ -20,6 +20,8 @@ grep -q 'termination="dump".*label="after-kernel" dump="0"' "$t/prof.1.xml" && e
 grep -q 'complete="true" termination="exit" exit-status="0".*dump="1"' "$t/prof.xml" && echo "ok: final document" ||
   { echo "FAIL: final run element"; grep '<run' "$t/prof.xml"; status=1; }
 expect prof.1.xml "/* UNMEASURED */" Dr "0"
+expect prof.1.xml "/* ZEROED */" Ir,Dr "0 0"
+expect prof.xml "/* ZEROED */" Ir,Dr "0 0"
 expect prof.1.xml "/* KERNEL */" Dr,D1mr,D2mr,D3mr "1024 1024 1024 1024"
 expect prof.1.xml "/* KERNEL2 */" Dr "0"
 expect prof.xml "/* KERNEL */" Dr "0"

@@ -44,6 +44,14 @@ expect "$t/out" "stop before start: -9"
 all=$(sed -n 's/^all: L1_DCM=\([0-9]*\) .*/\1/p' "$t/out")
 if [ -n "$all" ] && [ "$all" -ge 17408 ] && [ "$all" -le 17416 ]; then echo "ok: all L1_DCM $all in [17408, 17416]"
 else echo "FAIL: all L1_DCM '$all' not in [17408, 17416]"; status=1; fi
+# counted_loop(100000) runs 3 x 100,000 instructions in its loop and a ret;
+# main adds the argument, the call, and the stop's argument set-up and call
+# (ePAPI's own code is not simulated): at most 40 more. Most of the loop's
+# instructions are certain I1 hits, counted per run of their stretch of
+# code and multiplied out when ePAPI reads the counters.
+ins=$(sed -n 's/^loop: TOT_INS=\([0-9]*\)$/\1/p' "$t/out")
+if [ -n "$ins" ] && [ "$ins" -ge 300001 ] && [ "$ins" -le 300040 ]; then echo "ok: loop TOT_INS $ins in [300001, 300040]"
+else echo "FAIL: loop TOT_INS '$ins' not in [300001, 300040]"; status=1; fi
 
 "$runner" -q --monitor=yes --histogram-bins=25 --output-file="$t/mon.xml" "$bin" >"$t/out2" 2>"$t/err2" || {
   echo "FAIL: tool run with --monitor=yes failed"; cat "$t/err2"; exit 1; }

@@ -1,6 +1,7 @@
 /* ePAPI with the EP-Cache extensions: one event set for the whole program,
  * one restricted to array a with a 4-portion histogram, one restricted to
- * array b (tests/integration/epapi.sh derives every number). */
+ * array b, and the instructions of a loop of known length
+ * (tests/integration/epapi.sh derives every number). */
 #include <epapi.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -15,6 +16,11 @@ __attribute__((noinline)) double kernel(void) {
     for (int i = 0; i < NA; ++i) s += a[i]; /* READ_A */
     for (int i = 0; i < NB; ++i) b[i] = s;  /* WRITE_B */
     return s;
+}
+
+/* Exactly 3 n instructions (n >= 1) in the loop, and a ret. */
+__attribute__((noinline)) void counted_loop(long n) {
+    __asm__ volatile("1:\n\taddq $1, %%rax\n\tsubq $1, %0\n\tjnz 1b" : "+r"(n) : : "rax", "cc");
 }
 
 static void check(const char* what, int rc) {
@@ -78,5 +84,14 @@ int main(void) {
     printf("\n");
     printf("b: L1_DCW=%lld L1_STM=%lld L2_DCA=%lld\n", v_b[0], v_b[1], v_b[2]);
     printf("all: L1_DCM=%lld TOT_INS=%lld TOT_CYC=%lld\n", v_all[0], v_all[1], v_all[2]);
+
+    int ri = EPAPI_NULL;
+    long long v_i[1];
+    check("create ins", EPAPI_create_eventset(&ri));
+    check("add ins TOT_INS", EPAPI_add_event(ri, EPAPI_TOT_INS));
+    check("start ins", EPAPI_start(ri));
+    counted_loop(100000);
+    check("stop ins", EPAPI_stop(ri, v_i));
+    printf("loop: TOT_INS=%lld\n", v_i[0]);
     return 0;
 }
