@@ -81,7 +81,7 @@ void add_n(State& s, ULong* counter, ULong n) {
     addStmtToIRSB(s.out, IRStmt_Store(Iend_LE, addr, IRExpr_RdTmp(inc)));
 }
 
-// The piece's certain hits: one count of its runs (cost.h, HitPiece).
+// The piece's certain hits: one count of its runs (CostCentres.h, HitPiece).
 void flush_hits(State& s) {
     if (s.hit_lines) {
         HitPiece* p = cost::new_hit_piece(s.sb, (UInt)s.hit_lines);
