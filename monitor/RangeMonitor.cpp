@@ -1221,6 +1221,19 @@ void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
     if (e->row == &e->s->overflow) e->len = 0;
 }
 
+// record_current() where the page's slot does not cover addr: the most
+// recent wide entry, adopted into the slot, else the slow path (what
+// cached() does past its first test).
+void RangeMonitor::record_uncached(u64 addr, u32 idx) {
+    if (addr - wide_[0].lo < wide_[0].len) {
+        u32 slot = mon::cache_slot(addr);
+        adopt_wide(slot);
+        bump(cache_[slot], addr, idx, hstride_);
+        return;
+    }
+    record_slow(addr, idx, cache_thread_);
+}
+
 bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
     mon::CacheEntry* e = entry_slow(addr, cache_thread_);
     if (!e || !point(*e, addr, base, row, hist)) return false;

@@ -356,6 +356,7 @@ private:
     void flush_cache();
     void invalidate(u64 lo, u64 hi);
     void record_slow(u64 addr, u32 idx, u32 thread);
+    void record_uncached(u64 addr, u32 idx);
     bool locate_slow(u64 addr, u32 base, u64** row, u64** hist);
     inline mon::CacheEntry* entry_slow(u64 addr, u32 thread);
     inline bool point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const;
@@ -484,9 +485,15 @@ inline bool RangeMonitor::cached(u64 addr, u32 idx) {
     return true;
 }
 
+// The page's slot inline; anything else is record_uncached(), reached by
+// a tail call, so that the one-core helpers' hit path saves no register
+// (with adopt_wide() called inline and the count after it, fast_data()
+// pushed and popped two on every access with the monitor on).
 inline void RangeMonitor::record_current(u64 addr, AccessKind kind, unsigned depth) {
     u32 idx = (u32(kind) - 1u) * dstride_ + depth;
-    if (!cached(addr, idx)) record_slow(addr, idx, cache_thread_);
+    const mon::CacheEntry* e = cache_ + mon::cache_slot(addr);
+    if (__builtin_expect(addr - e->lo >= e->len, 0)) return record_uncached(addr, idx);
+    bump(*e, addr, idx, hstride_);
 }
 
 inline bool RangeMonitor::point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const {
