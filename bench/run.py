@@ -851,6 +851,15 @@ def replace_between(text, begin, end, body):
     return text[:i + len(begin)] + "\n" + body.rstrip("\n") + "\n" + text[j:]
 
 
+def read_doc(path, after=""):
+    """The text of --doc, or a one-line refusal (`after` appended)."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError as e:
+        fail("--doc %s: %s%s" % (path, e.strerror or e, after))
+
+
 def write_outputs(a, key, doc, markdown, begin, end):
     path = a.json
     data = {}
@@ -866,11 +875,8 @@ def write_outputs(a, key, doc, markdown, begin, end):
         json.dump(data, f, indent=1, sort_keys=False)
         f.write("\n")
     log("wrote %s" % rel(path))
-    try:
-        with open(a.doc) as f:
-            text = f.read()
-    except OSError as e:  # checked before the runs; gone since
-        fail("--doc %s: %s (the results are in %s)" % (a.doc, e.strerror or e, rel(path)))
+    # Checked before the runs; gone since?
+    text = read_doc(a.doc, " (the results are in %s)" % rel(path))
     new = replace_between(text, begin, end, markdown)
     if new is None:
         log("! %s has no %s ... %s markers: table not written" % (a.doc, begin, end))
@@ -952,11 +958,7 @@ def main():
     if writes:
         # Checked before the runs, not after them: a suite takes 20 minutes.
         marks = (SBEGIN, SEND) if a.scaling else (BEGIN, END)
-        try:
-            with open(a.doc) as f:
-                text = f.read()
-        except OSError as e:
-            fail("--doc %s: %s" % (a.doc, e.strerror or e))
+        text = read_doc(a.doc)
         if marks[0] not in text or marks[1] not in text:
             fail("--doc %s has no %s ... %s markers for the table" % (a.doc, marks[0], marks[1]))
         json_dir = os.path.dirname(os.path.abspath(a.json))

@@ -278,13 +278,20 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
     return g_machine.access(0, kind, b, ~0ull, pc);
 }
 
+// A fetch of line `b` that hits I1's MRU way, counted; false otherwise.
+inline bool fetch_mru_hit(u64 b) {
+    if (!__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1)) return false;
+    g_fi.refs[kFetch]++;
+    return true;
+}
+// The rest of a fetch that missed the MRU way, served in cc.
+inline void fetch_rest(LineCC* cc, u64 b, Addr pc) {
+    count(cc->ir_served, fast_rest(g_fi, kFetch, b, pc, cc->ir_served) & kDepthMask);
+}
 // The fetch of line `b` for the instruction at `pc`, counted in cc: the
 // MRU way inline, the rest in fast_rest().
 inline void fast_fetch_line(LineCC* cc, u64 b, Addr pc) {
-    if (__builtin_expect(repl::key_matches(*mru_key(g_fi, b), b), 1))
-        g_fi.refs[kFetch]++;
-    else
-        count(cc->ir_served, fast_rest(g_fi, kFetch, b, pc, cc->ir_served) & kDepthMask);
+    if (!fetch_mru_hit(b)) fetch_rest(cc, b, pc);
 }
 inline void fast_fetch1(InstrInfo* n) {
     LineCC* cc = n->cc;
@@ -303,6 +310,16 @@ inline void record_miss(Addr a, AccessKind kind, u32 r) {
     if (ds::locate(a, kind, &row, &hist)) missworker::push_counters(row, hist);
 }
 
+// Line `b` of a data access (its reference at `at`) that missed the ways
+// tested inline: fast_rest(), the depth counted in `served`, and with the
+// monitor the reference recorded.
+template <AccessKind K, bool Mon>
+inline void data_rest(ULong* served, Addr at, u64 b, Addr pc) {
+    u32 r = fast_rest(g_fd, K, b, pc, served);
+    count(served, r & kDepthMask);
+    if (Mon) record_miss(at, K, r);
+}
+
 // Lines of a data access of kind K at `a` while the miss worker is on (an
 // LRU write-back D1, so every line may take fast_rest()). Mon: recorded
 // line by line as hier_lines() does (the first at `a`).
@@ -318,9 +335,7 @@ __attribute__((noinline)) void fast_lines(ULong* served, Addr a, UWord size, Add
             if (Mon) ds::record_on(at, K, 0);
             continue;
         }
-        u32 r = fast_rest(g_fd, K, b, pc, served);
-        count(served, r & kDepthMask);
-        if (Mon) record_miss(at, K, r);
+        data_rest<K, Mon>(served, at, b, pc);
     }
 }
 
@@ -331,10 +346,7 @@ __attribute__((noinline)) void fast_lines(ULong* served, Addr a, UWord size, Add
 template <AccessKind K, bool Mon>
 __attribute__((noinline)) void data_miss(InstrInfo* n, Addr a, u64 b) {
     LineCC* cc = n->cc;
-    ULong* served = K == kRead ? cc->dr_served : cc->dw_served;
-    u32 r = fast_rest(g_fd, K, b, n->addr, served);
-    count(served, r & kDepthMask);
-    if (Mon) record_miss(a, K, r);
+    data_rest<K, Mon>(K == kRead ? cc->dr_served : cc->dw_served, a, b, n->addr);
 }
 
 // One data access of kind K (kRead or kWrite). A write hit on the MRU way
@@ -447,8 +459,7 @@ VG_REGPARM(3) void fast_dm(InstrInfo* n, Addr a, UWord size) {
 // 26 instructions of a hit (matmul 200: 8 M calls).
 template <AccessKind K, bool Mon>
 __attribute__((noinline)) void fetch_miss_then(InstrInfo* n, Addr a, UWord size, u64 b) {
-    LineCC* cc = n->cc;
-    count(cc->ir_served, fast_rest(g_fi, kFetch, b, n->addr, cc->ir_served) & kDepthMask);
+    fetch_rest(n->cc, b, n->addr);
     fast_data<K, Mon>(n, a, size);
 }
 // fast_fetch1(), then the data access, each path ending in a tail call.
@@ -456,8 +467,7 @@ template <AccessKind K, bool Mon>
 inline void fast_ir_data(InstrInfo* n, Addr a, UWord size) {
     n->cc->ir++;
     u64 b = n->addr >> g_lb;
-    if (__builtin_expect(!repl::key_matches(*mru_key(g_fi, b), b), 0)) return fetch_miss_then<K, Mon>(n, a, size, b);
-    g_fi.refs[kFetch]++;
+    if (!fetch_mru_hit(b)) return fetch_miss_then<K, Mon>(n, a, size, b);
     fast_data<K, Mon>(n, a, size);
 }
 template <bool Mon>
