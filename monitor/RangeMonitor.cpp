@@ -43,9 +43,17 @@ constexpr u32 kMinRowChunk = 64;
 constexpr u64 kInlineBinsSize = u64(1) << 16;
 u64 bins_multiplier(u64 n, u64 size) { return ((n << 32) + size - 1) / size; }
 
+// Word by word where both ends allow it: the tool is built without the
+// compiler's memset and memcpy (-fno-builtin), and byte loops made the
+// growth of containers' range table alone 16 M instructions.
+typedef u64 __attribute__((may_alias)) Word;
+
 void zero_bytes(void* p, size_t n) {
     u8* b = static_cast<u8*>(p);
-    for (size_t i = 0; i < n; ++i) b[i] = 0;
+    size_t i = 0;
+    if ((reinterpret_cast<uintptr_t>(b) & 7) == 0)
+        for (; i + 8 <= n; i += 8) *reinterpret_cast<Word*>(b + i) = 0;
+    for (; i < n; ++i) b[i] = 0;
 }
 
 // How many of the n ascending values are <= key (the index of the first
@@ -65,14 +73,47 @@ u32 upper_bound(const u16* v, u32 n, u16 key) {
 void copy_bytes(void* d, const void* s, size_t n) {
     u8* a = static_cast<u8*>(d);
     const u8* b = static_cast<const u8*>(s);
-    for (size_t i = 0; i < n; ++i) a[i] = b[i];
+    size_t i = 0;
+    if (((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 7) == 0)
+        for (; i + 8 <= n; i += 8) *reinterpret_cast<Word*>(a + i) = *reinterpret_cast<const Word*>(b + i);
+    for (; i < n; ++i) a[i] = b[i];
 }
 
+// Copies n entries; the index, if `to` has one, is made from them.
 void copy_lists(const mon::PageLists& to, const mon::PageLists& from, u32 n) {
     copy_bytes(to.ids, from.ids, sizeof(u32) * n);
     copy_bytes(to.sids, from.sids, sizeof(u32) * n);
     copy_bytes(to.starts, from.starts, sizeof(u16) * n);
     copy_bytes(to.ends, from.ends, sizeof(u16) * n);
+    if (!to.first) return;
+    u32 i = 0;
+    for (u32 g = 0; g < mon::kGrains; ++g) {
+        while (i < n && to.starts[i] < g << mon::kGrainBits) ++i;
+        to.first[g] = u8(i);
+    }
+}
+
+// A range starting at offset `start` came (+1) or went (-1): the grains
+// after start's count one more or one less, eight at a time (no count
+// leaves 0..kIndexedCap, so no byte carries into the next; byte by byte
+// this was 130 instructions a heap event).
+void index_start(const mon::PageLists& l, u32 start, int delta) {
+    if (!l.first) return;
+    static_assert(mon::kGrains % 8 == 0, "whole words");
+    Word* w = reinterpret_cast<Word*>(l.first);  // 8-aligned: 12 * cap bytes into the block
+    u32 g = (start >> mon::kGrainBits) + 1;     // the first grain that changes
+    const u64 ones = 0x0101010101010101ull;
+    for (u32 i = g / 8; i < mon::kGrains / 8; ++i) {
+        u64 m = i == g / 8 ? ones << (8 * (g % 8)) : ones;  // little-endian: byte j is grain 8 i + j
+        w[i] = delta > 0 ? w[i] + m : w[i] - m;
+    }
+}
+
+// How many of the page's `count` ranges start at or before offset `off`.
+inline u32 starts_upto(const mon::PageLists& l, u32 count, u32 off) {
+    u32 i = l.first ? l.first[off >> mon::kGrainBits] : count > kInline ? upper_bound(l.starts, count, u16(off)) : 0;
+    while (i < count && l.starts[i] <= off) ++i;
+    return i;
 }
 
 // The last-hit cache's short lists, most recent first: entry w moves to
@@ -139,6 +180,7 @@ void RangeMonitor::clear_fields() {
     zero_bytes(cache_, sizeof cache_);
     zero_bytes(slot_whole_, sizeof slot_whole_);
     zero_bytes(used_, sizeof used_);
+    zero_bytes(hint_, sizeof hint_);
     flush_cache();
     cache_thread_ = kMonitorNoThread;
     structs_ = nullptr;
@@ -473,6 +515,7 @@ bool RangeMonitor::page_rehash(u32 bits) {
     }
     pages_ = t;
     page_bits_ = bits;
+    zero_bytes(hint_, sizeof hint_);  // the pages moved
     return true;
 }
 
@@ -534,6 +577,7 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
     l.sids[pos] = ranges_[r].sid | (crosses ? mon::kCrossesPage : 0);
     l.starts[pos] = u16(lo > base ? lo - base : 0);
     l.ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
+    index_start(l, l.starts[pos], +1);
     ++p.count;
     if (pos > 0 && ranges_[l.ids[pos - 1]].hi > lo) p.overlap = 1;
     if (pos + 1 < p.count && hi > ranges_[l.ids[pos + 1]].lo) p.overlap = 1;
@@ -545,9 +589,14 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     if (slot == kNone) return;
     Page& p = pages_[slot];
     mon::PageLists l = page_lists(p);
-    u32 pos = 0;
+    // Among the entries with r's start offset (a walk over the page's 85
+    // ids was 130 instructions a free in containers).
+    u64 lo = ranges_[r].lo, base = page << kPageBits;
+    u32 start = u32(lo > base ? lo - base : 0);
+    u32 pos = start ? starts_upto(l, p.count, start - 1) : 0;
     while (pos < p.count && l.ids[pos] != r) ++pos;
     if (pos == p.count) return;
+    index_start(l, l.starts[pos], -1);
     for (u32 i = pos + 1; i < p.count; ++i) l.move(i - 1, i);
     --p.count;
     if (p.count == 0) {
@@ -610,6 +659,7 @@ bool RangeMonitor::insert_big(u32 r) {
     if (!grow(big_, cap_big_, nbig_ + 1)) return false;
     big_[nbig_++] = r;
     const Range& n = ranges_[r];
+    forget_hints(n.lo, n.hi);
     if (!big_overlap_) {
         // Segments are the big ranges themselves: insert unless it overlaps.
         u32 lo = 0, hi = nsegs_;  // first segment with seg.hi > n.lo
@@ -643,6 +693,7 @@ bool RangeMonitor::insert_big(u32 r) {
 // Takes r out of the big list; with disjoint big ranges also out of the
 // segments, else asks for a rebuild.
 bool RangeMonitor::remove_big(u32 r, bool* rebuild) {
+    forget_hints(ranges_[r].lo, ranges_[r].hi);
     for (u32 i = 0; i < nbig_; ++i) {
         if (big_[i] == r) {
             big_[i] = big_[--nbig_];
@@ -827,7 +878,7 @@ void RangeMonitor::remove_chain(u32 head) {
 
 // Calls f(r) for every live range r that may start at lo (f checks): in
 // lo's page, only the entries whose start offset is lo's (the list is
-// sorted by lo, so they are adjacent, found by binary search), then the
+// sorted by lo, so they are adjacent, found by starts_upto()), then the
 // big ranges. Reading every range of the page instead, as remove_range()
 // did, cost containers a host miss per block of the page at each free.
 template <class F>
@@ -837,7 +888,7 @@ void RangeMonitor::for_each_starting_at(u64 lo, F f) const {
         const Page& p = pages_[slot];
         const mon::PageLists l = page_lists(p);
         u16 off = u16(lo & kPageMask);
-        u32 i = off ? upper_bound(l.starts, p.count, u16(off - 1)) : 0;
+        u32 i = off ? starts_upto(l, p.count, off - 1) : 0;
         for (; i < p.count && l.starts[i] == off; ++i) f(l.ids[i]);
     }
     for (u32 i = 0; i < nbig_; ++i) f(big_[i]);
@@ -976,6 +1027,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     u64 ilast = ilo + kPageMask;
     u64 gfirst = 0, glast = ~u64(0);  // the segment or gap around addr
     bool wide_ok = false;             // addr is in a segment free of small ranges
+    bool in_seg = false;              // addr is in a segment
     // The winner so far: its structure (kNone: none), bounds and priority.
     u32 win = kNone;
     u64 win_lo = 0, win_hi = 0, win_prio = 0;
@@ -995,6 +1047,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
         if (lo > 0) {
             const Seg& s = segs_[lo - 1];
             if (addr < s.hi) {
+                in_seg = true;
                 take(ranges_[s.range]);
                 gfirst = s.lo;
                 glast = min64(glast, s.hi - 1);
@@ -1007,6 +1060,10 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
         ilast = min64(ilast, glast);
     }
     u32 slot = page_find(addr >> kPageBits);
+    if (slot != kNone) {
+        bool page_clear = !in_seg && gfirst <= (addr & ~kPageMask) && glast >= (addr | kPageMask);
+        hint_[mon::hint_slot(addr)] = page_clear ? slot + 1 : 0;
+    }
     // A big range's segment with no small range inside is one interval,
     // whatever its size: a column walk through a big array resolves once.
     if (slot == kNone && wide_ok) {
@@ -1023,18 +1080,20 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             const u16* starts = l.starts;
             const u16* ends = l.ends;
             // Most resolutions meet the page's offsets cold (a walk through
-            // a map visits a page's blocks once): the binary search then met
+            // a map visits a page's blocks once): a binary search then met
             // its lines one miss after another. Asked for together, they
             // cost about one miss.
-            for (u32 i = 0; i < p.count; i += 32) {
-                __builtin_prefetch(starts + i);
-                __builtin_prefetch(ends + i);
-                __builtin_prefetch(l.sids + i);
-                __builtin_prefetch(l.sids + i + 16);
+            if (!l.first) {
+                for (u32 i = 0; i < p.count; i += 32) {
+                    __builtin_prefetch(starts + i);
+                    __builtin_prefetch(ends + i);
+                    __builtin_prefetch(l.sids + i);
+                    __builtin_prefetch(l.sids + i + 16);
+                }
             }
             u64 base = addr & ~kPageMask;
             u32 off = u32(addr & kPageMask);
-            u32 lo = upper_bound(starts, p.count, u16(off));  // first range with lo > addr
+            u32 lo = starts_upto(l, p.count, off);  // first range with lo > addr
             if (lo < p.count) ilast = min64(ilast, base + starts[lo] - 1);
             if (lo > 0) {
                 if (off < ends[lo - 1]) {
@@ -1094,24 +1153,72 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
                 }
                 return;
             }
-            if (s.hist) {
-                e.hist = s.hist;
-                if (!s.bins) {
-                    e.mul = u64(1) << (32 - s.hist_shift);
-                } else {
-                    if (s.mul_size != win_hi - win_lo || s.mul_bins != s.bins) {
-                        s.mul_size = win_hi - win_lo;
-                        s.mul_bins = s.bins;
-                        s.mul = bins_multiplier(s.bins, s.mul_size);
-                    }
-                    e.mul = s.mul;
-                }
-            }
+            point_at_histogram(s, win_hi - win_lo, e);
         }
     }
     if (range_size) *range_size = 0;
     e.lo = ilo;
     e.len = ilast - ilo + 1;
+}
+
+// e's histogram pointers for a range of s of `size` bytes that needs no
+// cut to a bin.
+inline void RangeMonitor::point_at_histogram(Structure& s, u64 size, CacheEntry& e) {
+    e.bucket = sink_bucket_;
+    e.hist = s.hist;
+    e.mul = 0;
+    if (!s.hist) return;
+    if (!s.bins) {
+        e.mul = u64(1) << (32 - s.hist_shift);
+        return;
+    }
+    if (s.mul_size != size || s.mul_bins != s.bins) {
+        s.mul_size = size;
+        s.mul_bins = s.bins;
+        s.mul = bins_multiplier(s.bins, size);
+    }
+    e.mul = s.mul;
+}
+
+// The shortcut of resolve() for the commonest slow access of a heap-heavy
+// program: a block inside one page of small ranges that no big range meets
+// (a std::map node). resolve() left the page's place in the page table in
+// hint_ and found no big range there; the page's lists then give the
+// block, its bounds are the entry's interval (ranges that do not overlap
+// leave no rival), and neither the segments, nor the page table, nor the
+// whole entries are searched. Anything else (a gap, a range leaving the
+// page, overlapping ranges, a structure without a slot or a row) is left
+// to resolve().
+bool RangeMonitor::fill_in_page(u64 addr, CacheEntry& e) {
+    u32 h = hint_[mon::hint_slot(addr)];
+    if (!h) return false;
+    const Page& p = pages_[h - 1];
+    if (p.page != addr >> kPageBits || p.overlap) return false;  // the page moved or went
+    const mon::PageLists l = page_lists(p);
+    u32 off = u32(addr & kPageMask);
+    u32 i = starts_upto(l, p.count, off);
+    if (i == 0 || off >= l.ends[i - 1] || (l.sids[i - 1] & mon::kCrossesPage)) return false;
+    Structure& s = structs_[l.sids[i - 1]];
+    if (!s.counted) return false;
+    Row* row = s.cur_row && s.cur_thread == cache_thread_ ? s.cur_row : row_for(s, cache_thread_);
+    if (row == &s.overflow) return false;
+    e.lo = (addr & ~kPageMask) + l.starts[i - 1];
+    e.len = u64(l.ends[i - 1] - l.starts[i - 1]);
+    e.s = &s;
+    e.row = row;
+    e.base = e.lo;
+    point_at_histogram(s, e.len, e);
+    return true;
+}
+
+// Forgets the hints of the pages of [lo, hi), where a big range came or went.
+void RangeMonitor::forget_hints(u64 lo, u64 hi) {
+    u64 first = lo >> kPageBits, pages = ((hi - 1) >> kPageBits) - first + 1;
+    if (pages >= mon::kHintSlots) {
+        zero_bytes(hint_, sizeof hint_);
+        return;
+    }
+    for (u64 p = 0; p < pages; ++p) hint_[mon::hint_slot((first + p) << kPageBits)] = 0;
 }
 
 // Cuts e (of a bins-mode structure, its range starting at e.base and
@@ -1160,7 +1267,7 @@ const WholeEntry* RangeMonitor::find_whole(u64 addr, u32 slot) {
 
 // The entry that covers addr for `thread`, found and put in the last-hit
 // cache (record_slow() and locate_slow(); the caller counts).
-inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread) {
+inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread, bool page_tried) {
     if (!pages_) return nullptr;  // not initialised
     if (thread != cache_thread_) {
         flush_cache();
@@ -1189,6 +1296,7 @@ inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread) {
     // chase 18 M times. So does a small block's next field: a 48-byte
     // std::map node has 25 bins of 2 bytes.
     CacheEntry& e = cache_[slot];
+    if (!page_tried && fill_in_page(addr, e)) return &e;
     u64 size;
     if (const WholeEntry* w = find_whole(addr, slot)) {
         e = w->e;
@@ -1214,29 +1322,33 @@ void RangeMonitor::adopt_wide(u32 slot) {
     cache_[slot] = wide_[0];
 }
 
-void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
-    mon::CacheEntry* e = entry_slow(addr, thread);
+void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread, bool page_tried) {
+    mon::CacheEntry* e = entry_slow(addr, thread, page_tried);
     if (!e || !e->s) return;
     bump(*e, addr, idx, hstride_);
     if (e->row == &e->s->overflow) e->len = 0;
 }
 
 // record_current() where the page's slot does not cover addr: the most
-// recent wide entry, adopted into the slot, else the slow path (what
-// cached() does past its first test; calling cached() here, its slot test
-// repeated, cost containers 25000 2 with 25 bins 40 M instructions more).
+// recent wide entry, adopted into the slot, else a block of the page's
+// lists, else the slow path (what cached() does past its first test;
+// calling cached() here, its slot test repeated, cost containers 25000 2
+// with 25 bins 40 M instructions more).
 void RangeMonitor::record_uncached(u64 addr, u32 idx) {
+    u32 slot = mon::cache_slot(addr);
+    CacheEntry& e = cache_[slot];
     if (addr - wide_[0].lo < wide_[0].len) {
-        u32 slot = mon::cache_slot(addr);
         adopt_wide(slot);
-        bump(cache_[slot], addr, idx, hstride_);
-        return;
+    } else if (fill_in_page(addr, e)) {
+        mark_used(slot);
+    } else {
+        return record_slow(addr, idx, cache_thread_, true);
     }
-    record_slow(addr, idx, cache_thread_);
+    bump(e, addr, idx, hstride_);
 }
 
 bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
-    mon::CacheEntry* e = entry_slow(addr, cache_thread_);
+    mon::CacheEntry* e = entry_slow(addr, cache_thread_, false);
     if (!e || !point(*e, addr, base, row, hist)) return false;
     if (e->row == &e->s->overflow) e->len = 0;
     return true;

@@ -776,6 +776,9 @@ struct Trace {
     int levels;
     u32 lines, bins, slots;
     bool heap = false;  // small disjoint blocks packed into 4 pages, as a heap
+    // Reads and writes through record_current() (the tool's way, with its
+    // page-list shortcut record_uncached()) instead of record().
+    bool current = false;
 };
 
 void compare(const RangeMonitor& m, const ReferenceMonitor& r, const char* when) {
@@ -823,6 +826,7 @@ void run_trace(const Trace& tr, int ops) {
     MonitorConfig c = config(tr.levels, tr.lines, tr.bins, tr.slots);
     M t(c);
     RangeMonitor& m = t.m;
+    if (tr.current) m.set_current_thread(1);
     ReferenceMonitor ref(tr.levels, c.line_bits, tr.lines, tr.bins, tr.slots);
     const u64 arena = 0x40000000, span = 8ull << 20;
     u32 thread = 1;
@@ -848,13 +852,24 @@ void run_trace(const Trace& tr, int ops) {
         } else if (dice < 150) {
             u32 id = u32(below(ref.structures()));
             if (tr.heap) {
+                // Now and then a big range over the 4 pages and beyond, which
+                // the small blocks' pages must then not take as free of big
+                // ranges (RangeMonitor::fill_in_page()).
+                if (below(40) == 0) {
+                    u64 lo = arena - 4096 * below(8) - below(4096), size = (80 << 10) + below(64 << 10);
+                    ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
+                    continue;
+                }
                 // 16-byte granules over 4 pages, blocks of 16 to 64 bytes
                 // that never overlap: the pages hold dozens of ranges each
                 // and are searched by start offset (Page::inl_off/heap).
                 u64 lo = arena + 16 * below(1024), size = 16 * (1 + below(4));
                 bool clash = false;
-                for (auto& l : ref.live()) clash = clash || (lo < l.second && l.first < lo + size);
-                if (!clash) ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
+                for (auto& l : ref.live())
+                    clash = clash || (l.second - l.first < 4096 && lo < l.second && l.first < lo + size);
+                if (!clash) {
+                    ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
+                }
                 continue;
             }
             u64 size;
@@ -894,6 +909,7 @@ void run_trace(const Trace& tr, int ops) {
             if (below(8) == 0) {
                 thread = u32(1 + below(6));
                 m.prepare_thread(thread);
+                if (tr.current) m.set_current_thread(thread);
             }
             auto live = ref.live();
             int n = int(1 + below(64));
@@ -920,7 +936,12 @@ void run_trace(const Trace& tr, int ops) {
                 } else addr = arena + below(span);
                 AccessKind k = below(20) == 0 ? kFetch : (below(3) == 0 ? kWrite : kRead);
                 unsigned d = unsigned(below(u64(tr.levels) + 2));  // levels+1 is clamped
-                m.record(addr, k, d, thread);
+                if (tr.current && k != kFetch) {
+                    if (d > unsigned(tr.levels)) d = unsigned(tr.levels);
+                    m.record_current(addr, k, d);
+                } else {
+                    m.record(addr, k, d, thread);
+                }
                 ref.record(addr, k, d, thread);
             }
         }
@@ -959,6 +980,17 @@ TEST(MonitorDifferential, DenseSmallBlocks) {
         Trace tr{s, int(1 + s % 4), 0, s % 3 == 0 ? 25u : 0u, 0};
         tr.heap = true;
         run_trace(tr, 20000);
+        if (HasFatalFailure()) return;
+    }
+}
+
+// The tool's way of counting, record_current(), on both kinds of trace.
+TEST(MonitorDifferential, CurrentThread) {
+    for (u64 s = 51; s <= 56; ++s) {
+        Trace tr{s, int(1 + s % 4), s % 3 == 1 ? 4u : 0u, s % 3 == 2 ? 25u : 0u, 0};
+        tr.current = true;
+        tr.heap = s % 2 == 0;
+        run_trace(tr, tr.heap ? 20000 : 4000);
         if (HasFatalFailure()) return;
     }
 }
