@@ -1186,10 +1186,10 @@ inline void RangeMonitor::point_at_histogram(Structure& s, u64 size, CacheEntry&
 // hint_ and found no big range there; the page's lists then give the
 // block, its bounds are the entry's interval (ranges that do not overlap
 // leave no rival), and neither the segments, nor the page table, nor the
-// whole entries are searched. Anything else (a gap, a range leaving the
-// page, overlapping ranges, a structure without a slot or a row) is left
-// to resolve().
-bool RangeMonitor::fill_in_page(u64 addr, CacheEntry& e) {
+// whole entries are searched; so is a gap between blocks. Anything else (a
+// range leaving the page, overlapping ranges, a structure without a slot
+// or a row) is left to resolve().
+__attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, CacheEntry& e) {
     u32 h = hint_[mon::hint_slot(addr)];
     if (!h) return false;
     const Page& p = pages_[h - 1];
@@ -1197,12 +1197,25 @@ bool RangeMonitor::fill_in_page(u64 addr, CacheEntry& e) {
     const mon::PageLists l = page_lists(p);
     u32 off = u32(addr & kPageMask);
     u32 i = starts_upto(l, p.count, off);
-    if (i == 0 || off >= l.ends[i - 1] || (l.sids[i - 1] & mon::kCrossesPage)) return false;
+    u64 base = addr & ~kPageMask;
+    if (i == 0 || off >= l.ends[i - 1]) {
+        // Between blocks (the allocator's headers): nothing counts there.
+        e.lo = base + (i ? l.ends[i - 1] : 0);
+        e.len = base + (i < p.count ? l.starts[i] : kPageMask + 1) - e.lo;
+        e.s = nullptr;
+        e.row = &sink_row_;
+        e.base = 0;
+        e.bucket = sink_bucket_;
+        e.hist = nullptr;
+        e.mul = 0;
+        return true;
+    }
+    if (l.sids[i - 1] & mon::kCrossesPage) return false;
     Structure& s = structs_[l.sids[i - 1]];
     if (!s.counted) return false;
     Row* row = s.cur_row && s.cur_thread == cache_thread_ ? s.cur_row : row_for(s, cache_thread_);
     if (row == &s.overflow) return false;
-    e.lo = (addr & ~kPageMask) + l.starts[i - 1];
+    e.lo = base + l.starts[i - 1];
     e.len = u64(l.ends[i - 1] - l.starts[i - 1]);
     e.s = &s;
     e.row = row;
