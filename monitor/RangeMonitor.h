@@ -376,6 +376,7 @@ private:
     // page_tried: fill_in_page() already failed for addr.
     void record_slow(u64 addr, u32 idx, u32 thread, bool page_tried = false);
     void record_uncached(u64 addr, u32 idx);
+    void record_in_page(u64 addr, u32 idx);
     bool locate_slow(u64 addr, u32 base, u64** row, u64** hist);
     inline mon::CacheEntry* entry_slow(u64 addr, u32 thread, bool page_tried);
     inline bool point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const;
