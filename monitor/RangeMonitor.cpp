@@ -1367,8 +1367,18 @@ void RangeMonitor::record_in_page(u64 addr, u32 idx) {
     bump(e, addr, idx, hstride_);
 }
 
+// The page's lists first, as record_uncached() does (with the miss worker,
+// containers 25000 2 located 1.47 M L1 misses here, 200 instructions each
+// through entry_slow()); a page with a hint meets no big range, so no wide
+// entry can hold addr.
 bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
-    mon::CacheEntry* e = entry_slow(addr, cache_thread_, false);
+    u32 slot = mon::cache_slot(addr);
+    mon::CacheEntry* e = &cache_[slot];
+    if (hint_[mon::hint_slot(addr)] && fill_in_page(addr, *e)) {
+        mark_used(slot);
+    } else {
+        e = entry_slow(addr, cache_thread_, true);
+    }
     if (!e || !point(*e, addr, base, row, hist)) return false;
     if (e->row == &e->s->overflow) e->len = 0;
     return true;

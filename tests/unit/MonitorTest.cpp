@@ -776,8 +776,8 @@ struct Trace {
     int levels;
     u32 lines, bins, slots;
     bool heap = false;  // small disjoint blocks packed into 4 pages, as a heap
-    // Reads and writes through record_current() (the tool's way, with its
-    // page-list shortcut record_uncached()) instead of record().
+    // Reads and writes through record_current() or locate_current() (the
+    // tool's ways, with their page-list shortcuts) instead of record().
     bool current = false;
 };
 
@@ -938,7 +938,13 @@ void run_trace(const Trace& tr, int ops) {
                 unsigned d = unsigned(below(u64(tr.levels) + 2));  // levels+1 is clamped
                 if (tr.current && k != kFetch) {
                     if (d > unsigned(tr.levels)) d = unsigned(tr.levels);
-                    m.record_current(addr, k, d);
+                    u64 *row = nullptr, *hist = nullptr;
+                    if (below(2)) {
+                        m.record_current(addr, k, d);
+                    } else if (m.locate_current(addr, k, &row, &hist)) {  // the miss worker's way
+                        ++row[d];
+                        if (hist) ++hist[d];
+                    }
                 } else {
                     m.record(addr, k, d, thread);
                 }
