@@ -1129,12 +1129,7 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
             }
         }
     }
-    e.s = nullptr;
-    e.row = &sink_row_;
-    e.base = 0;
-    e.bucket = sink_bucket_;
-    e.hist = nullptr;
-    e.mul = 0;
+    point_at_nothing(e);
     if (win != kNone) {
         ilo = max64(ilo, win_lo);
         ilast = min64(ilast, win_hi - 1);
@@ -1159,6 +1154,16 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     if (range_size) *range_size = 0;
     e.lo = ilo;
     e.len = ilast - ilo + 1;
+}
+
+// e counts nowhere: its row and bucket are the sinks (mon::CacheEntry).
+inline void RangeMonitor::point_at_nothing(CacheEntry& e) {
+    e.s = nullptr;
+    e.row = &sink_row_;
+    e.base = 0;
+    e.bucket = sink_bucket_;
+    e.hist = nullptr;
+    e.mul = 0;
 }
 
 // e's histogram pointers for a range of s of `size` bytes that needs no
@@ -1202,12 +1207,7 @@ __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, 
         // Between blocks (the allocator's headers): nothing counts there.
         e.lo = base + (i ? l.ends[i - 1] : 0);
         e.len = base + (i < p.count ? l.starts[i] : kPageMask + 1) - e.lo;
-        e.s = nullptr;
-        e.row = &sink_row_;
-        e.base = 0;
-        e.bucket = sink_bucket_;
-        e.hist = nullptr;
-        e.mul = 0;
+        point_at_nothing(e);
         return true;
     }
     if (l.sids[i - 1] & mon::kCrossesPage) return false;

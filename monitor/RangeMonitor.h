@@ -382,7 +382,8 @@ private:
     inline bool point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const;
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
     inline bool fill_in_page(u64 addr, mon::CacheEntry& e);
-    void point_at_histogram(mon::Structure& s, u64 size, mon::CacheEntry& e);
+    inline void point_at_histogram(mon::Structure& s, u64 size, mon::CacheEntry& e);
+    inline void point_at_nothing(mon::CacheEntry& e);
     void forget_hints(u64 lo, u64 hi);
     void narrow_to_bin(mon::CacheEntry& e, u64 addr, u64 range_size) const;
     const mon::WholeEntry* find_whole(u64 addr, u32 slot);
