@@ -1191,9 +1191,11 @@ inline void RangeMonitor::point_at_histogram(Structure& s, u64 size, CacheEntry&
 // hint_ and found no big range there; the page's lists then give the
 // block, its bounds are the entry's interval (ranges that do not overlap
 // leave no rival), and neither the segments, nor the page table, nor the
-// whole entries are searched; so is a gap between blocks. Anything else (a
-// range leaving the page, overlapping ranges, a structure without a slot
-// or a row) is left to resolve().
+// whole entries are searched. A gap between blocks is an interval of
+// nothing, found the same way. Anything else (a range leaving the page,
+// overlapping ranges, a structure without a slot or a row) is left to
+// resolve(). Only the tool's paths take it (record_current() and
+// locate_current()); record() goes to resolve().
 __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, CacheEntry& e) {
     u32 h = hint_[mon::hint_slot(addr)];
     if (!h) return false;
@@ -1222,6 +1224,16 @@ __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, 
     e.base = e.lo;
     point_at_histogram(s, e.len, e);
     return true;
+}
+
+// The entry for addr from its page's lists (fill_in_page()), put in the
+// page's slot; null when the page has no hint or the lists do not settle it.
+__attribute__((always_inline)) inline mon::CacheEntry* RangeMonitor::entry_in_page(u64 addr) {
+    u32 slot = mon::cache_slot(addr);
+    CacheEntry& e = cache_[slot];
+    if (!fill_in_page(addr, e)) return nullptr;
+    mark_used(slot);
+    return &e;
 }
 
 // Forgets the hints of the pages of [lo, hi), where a big range came or went.
@@ -1280,7 +1292,7 @@ const WholeEntry* RangeMonitor::find_whole(u64 addr, u32 slot) {
 
 // The entry that covers addr for `thread`, found and put in the last-hit
 // cache (record_slow() and locate_slow(); the caller counts).
-inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread, bool page_tried) {
+inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread) {
     if (!pages_) return nullptr;  // not initialised
     if (thread != cache_thread_) {
         flush_cache();
@@ -1309,7 +1321,6 @@ inline mon::CacheEntry* RangeMonitor::entry_slow(u64 addr, u32 thread, bool page
     // chase 18 M times. So does a small block's next field: a 48-byte
     // std::map node has 25 bins of 2 bytes.
     CacheEntry& e = cache_[slot];
-    if (!page_tried && fill_in_page(addr, e)) return &e;
     u64 size;
     if (const WholeEntry* w = find_whole(addr, slot)) {
         e = w->e;
@@ -1335,8 +1346,8 @@ void RangeMonitor::adopt_wide(u32 slot) {
     cache_[slot] = wide_[0];
 }
 
-void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread, bool page_tried) {
-    mon::CacheEntry* e = entry_slow(addr, thread, page_tried);
+void RangeMonitor::record_slow(u64 addr, u32 idx, u32 thread) {
+    mon::CacheEntry* e = entry_slow(addr, thread);
     if (!e || !e->s) return;
     bump(*e, addr, idx, hstride_);
     if (e->row == &e->s->overflow) e->len = 0;
@@ -1356,15 +1367,13 @@ void RangeMonitor::record_uncached(u64 addr, u32 idx) {
         return bump(cache_[slot], addr, idx, hstride_);
     }
     if (hint_[mon::hint_slot(addr)]) return record_in_page(addr, idx);
-    return record_slow(addr, idx, cache_thread_, true);
+    return record_slow(addr, idx, cache_thread_);
 }
 
 void RangeMonitor::record_in_page(u64 addr, u32 idx) {
-    u32 slot = mon::cache_slot(addr);
-    CacheEntry& e = cache_[slot];
-    if (!fill_in_page(addr, e)) return record_slow(addr, idx, cache_thread_, true);
-    mark_used(slot);
-    bump(e, addr, idx, hstride_);
+    const CacheEntry* e = entry_in_page(addr);
+    if (!e) return record_slow(addr, idx, cache_thread_);
+    bump(*e, addr, idx, hstride_);
 }
 
 // The page's lists first, as record_uncached() does (with the miss worker,
@@ -1372,13 +1381,8 @@ void RangeMonitor::record_in_page(u64 addr, u32 idx) {
 // through entry_slow()); a page with a hint meets no big range, so no wide
 // entry can hold addr.
 bool RangeMonitor::locate_slow(u64 addr, u32 base, u64** row, u64** hist) {
-    u32 slot = mon::cache_slot(addr);
-    mon::CacheEntry* e = &cache_[slot];
-    if (hint_[mon::hint_slot(addr)] && fill_in_page(addr, *e)) {
-        mark_used(slot);
-    } else {
-        e = entry_slow(addr, cache_thread_, true);
-    }
+    mon::CacheEntry* e = entry_in_page(addr);
+    if (!e) e = entry_slow(addr, cache_thread_);
     if (!e || !point(*e, addr, base, row, hist)) return false;
     if (e->row == &e->s->overflow) e->len = 0;
     return true;

@@ -373,12 +373,12 @@ private:
 
     void flush_cache();
     void invalidate(u64 lo, u64 hi);
-    // page_tried: fill_in_page() already failed for addr.
-    void record_slow(u64 addr, u32 idx, u32 thread, bool page_tried = false);
+    void record_slow(u64 addr, u32 idx, u32 thread);
     void record_uncached(u64 addr, u32 idx);
     void record_in_page(u64 addr, u32 idx);
     bool locate_slow(u64 addr, u32 base, u64** row, u64** hist);
-    inline mon::CacheEntry* entry_slow(u64 addr, u32 thread, bool page_tried);
+    inline mon::CacheEntry* entry_slow(u64 addr, u32 thread);
+    inline mon::CacheEntry* entry_in_page(u64 addr);
     inline bool point(const mon::CacheEntry& e, u64 addr, u32 base, u64** row, u64** hist) const;
     void resolve(u64 addr, u32 thread, mon::CacheEntry& e, u64* range_size = nullptr);
     inline bool fill_in_page(u64 addr, mon::CacheEntry& e);
