@@ -149,6 +149,18 @@ Unit* implicit_of(ThreadRec& t);
 // libomp 14), so the callback's stack pointer would not do.
 bool anchored_at_entry(const Unit* u) { return u->kind == UnitKind::Task || u->kind == UnitKind::Implicit; }
 
+// The program's call site on tid's stack (an address inside the call
+// instruction, as OMPT's code pointers less one): the first frame below the
+// preload's OMPT callback and the runtime's frames in the program's code; 0
+// if none is within 8 frames.
+Addr program_call_site(ThreadId tid) {
+    Addr ips[8];
+    UInt n = VG_(get_StackTrace)(tid, ips, 8, nullptr, nullptr, 0);
+    for (UInt i = 1; i < n; ++i)
+        if (owner_of(ips[i]) == kOwnerProgram) return ips[i];
+    return 0;
+}
+
 void anchor(ThreadId tid, ThreadRec& t, Unit* u) {
     if (u->stack_hi) return;  // a task resumed after a task switch keeps its first
     Addr max = VG_(thread_get_stack_max)(tid);
@@ -639,10 +651,13 @@ void handle_event(ThreadId tid, const UWord* args) {
             emit(tid, kMkUnlock, args[3], args[5]);
             if (body) {
                 u32 region = t.mutex_region[--t.nmutex];
-                // libomp 14 gives other threads' release code pointers 0 or
-                // someone else's (OmpEvents.h): thread 0's only.
-                Unit* iu = implicit_of(t);
-                if (iu && iu->thread_num == 0) regiontab::widen(region, args[4]);
+                // libomp 14's release code pointers read thread 0's saved
+                // return address (OmpEvents.h), which another thread's
+                // release may have taken first: thread 0's own was 0 in one
+                // run of tour in eleven under load (last line 28, not 29).
+                // So the end is the call site on the releasing thread's
+                // stack, whichever thread releases first.
+                if (!regiontab::end_located(region)) regiontab::widen_to_end(region, program_call_site(tid));
                 emit_region(tid, regions::kExit, region, rt);
             }
             break;

@@ -159,6 +159,14 @@ void widen(u32 id, Addr where) {
     if (line > r.last) r.last = line;
 }
 
+bool end_located(u32 id) { return id >= g_n || g_regions[id].end_located; }
+
+void widen_to_end(u32 id, Addr site) {
+    if (id >= g_n) return;
+    g_regions[id].end_located = true;
+    widen(id, site);
+}
+
 const Region& get(u32 id) { return g_regions[id]; }
 u32 count() { return g_n; }
 

@@ -21,6 +21,7 @@ struct Region {
     const HChar* fn;
     UInt first, last;   // 0 when unknown
     Addr last_widened;  // the last end address looked up (most are repeats)
+    bool end_located;   // widen_to_end() has run
 };
 
 // The id of the construct of `type` at code address `code` (0: none).
@@ -37,6 +38,11 @@ u32 user(const HChar* name, Addr where);
 u32 find_user(const HChar* name);
 // Extends the region's line range by the line of `where` (same file only).
 void widen(u32 id, Addr where);
+// Whether widen_to_end() has located the region's end.
+bool end_located(u32 id);
+// widen() by the call site of the construct's end, found once: a critical's
+// or an ordered's body ends at one place in the code.
+void widen_to_end(u32 id, Addr site);
 
 // The source location of code address `where`: the file's path, the
 // function and the line ("", "", 0 when unknown). The strings live forever.

@@ -11,6 +11,10 @@ regions_check.py omp DOC SOURCE
     0 (a cycle is an instruction): the critical section's enter waits, the
     static loop's imbalance and the master construct's diverging flow
     (see the program's comment for the derivations).
+regions_check.py ends DOC SOURCE
+    tests/progs/omp_region_ends.c with OMP_NUM_THREADS=4: a critical section
+    that thread 0 never enters and a single whose body another thread runs
+    span their blocks, from the pragma to the last statement or the brace.
 Every check also reads the document's <event-flow> (IPM's event flow
 graph, default components): the transitions between region entries per
 thread, derived from the programs' structure, and for every signature the
@@ -220,6 +224,22 @@ def omp(doc, source):
         check(mine == want, f"Figure 8: thread {k}'s event flow through the loops and masters")
 
 
+def ends(doc, source):
+    p = Profile(doc)
+    for rtype, name in (("CRITICAL", "critical"), ("SINGLE", "single")):
+        begin = marker_line(source, name + "-begin")
+        lo, hi = marker_line(source, name + "-last"), marker_line(source, name + "-end")
+        ids = [rid for rid, r in p.regions.items() if r.get("type") == rtype]
+        if len(ids) != 1:
+            check(False, f"{name}: one {rtype} region (found {ids})")
+            continue
+        r = p.regions[ids[0]]
+        first, last = int(r.get("first-line")), int(r.get("last-line"))
+        check(first == begin and lo <= last <= hi,
+              f"{name}: lines {first}-{last}, from {begin} to {lo} or up to {hi}")
+    Flow(doc, p)
+
+
 if __name__ == "__main__":
     what, doc = sys.argv[1], sys.argv[2]
     if what in ("fig1a", "fig1b"):
@@ -230,6 +250,8 @@ if __name__ == "__main__":
         fig4(doc)
     elif what == "omp":
         omp(doc, sys.argv[3])
+    elif what == "ends":
+        ends(doc, sys.argv[3])
     else:
         sys.exit(f"unknown check {what}")
     sys.exit(1 if failures else 0)
