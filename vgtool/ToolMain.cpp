@@ -307,6 +307,7 @@ Long launcher_rank() {
 
 void post_clo_init() {
     default_fair_scheduling();
+    varinfo::options_done();
     regionsvc::configure_flow(g_flow_components, g_rank >= 0 ? g_rank : launcher_rank());
     if (const HChar* path = builder_config_path(g_builder)) load_config_file(path);
     ErrorText err;
@@ -600,7 +601,9 @@ void post_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs, SysRes res)
 }
 void pre_deliver_signal(ThreadId tid, Int sig, Bool) { termination::pre_deliver_signal(tid, sig); }
 
-void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) { ds::new_mapping(a, len, di_handle); }
+void new_mem_startup(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
+    ds::new_mapping(a, len, varinfo::startup_handle(a, di_handle));
+}
 // A mapping's globals come and go as structures: the miss worker may hold
 // counts for a structure's rows (MissWorker.h).
 void new_mem_mmap(Addr a, SizeT len, Bool, Bool, Bool, ULong di_handle) {
@@ -689,8 +692,9 @@ void pre_clo_init() {
     VG_(needs_client_requests)(handle_client_request);
     VG_(needs_syscall_wrapper)(pre_syscall, post_syscall);
     // Global variables with their sizes come from the DWARF variable info,
-    // which must be switched on before options are processed, and only for
-    // the objects the monitor takes globals from (VarInfoFilter.h).
+    // read only for the objects the monitor takes globals from: the filter
+    // is chosen from the arguments here, before options are processed, and
+    // set for the start-up objects in post_clo_init (VarInfoFilter.h).
     varinfo::init_from_args();
     VG_(track_new_mem_startup)(new_mem_startup);
     VG_(track_new_mem_mmap)(new_mem_mmap);

@@ -9,6 +9,14 @@ extern "C" {
 // is read at every object's debug-info load, which is what makes a
 // per-object choice possible (docs/performance.md, "The monitor's start-up").
 extern Bool vgPlain_clo_read_var_info;
+// The same for --keep-debuginfo, and the core's debug-info notifications
+// (pub_core_debuginfo.h) that the mmap and munmap wrappers call: with them
+// the tool reads a start-up object again. Discards of translations are
+// allowed only where the core expects them (m_transtab.c).
+extern Bool vgPlain_clo_keep_debuginfo;
+extern Bool vgPlain_ok_to_discard_translations;
+ULong vgPlain_di_notify_mmap(Addr a, Bool allow_SkFileV, Int use_fd);
+void vgPlain_di_notify_munmap(Addr a, SizeT len);
 }
 
 namespace ompsim {
@@ -16,6 +24,9 @@ namespace varinfo {
 
 namespace {
 bool g_filter;  // choose per object (--monitor=yes without --read-var-info=yes)
+bool g_reread;  // read the program again at start-up (options_done())
+// Start-up mappings: the program's few, the dynamic linker's, the stack.
+constexpr Int kMaxStartupSegments = 128;
 }
 
 void init_from_args() {
@@ -27,10 +38,46 @@ void init_from_args() {
         if (VG_(strncmp)(a, "--read-var-info=", 16) == 0) user = true;
     }
     g_filter = monitor && !user;
-    // The program and the dynamic linker are loaded before any system call,
-    // so both are read: an empty program's run still takes 0.55 s with the
-    // monitor against 0.40 s without (2.5 s when every object was read).
-    if (g_filter) vgPlain_clo_read_var_info = True;
+}
+
+void options_done() {
+    // With --keep-debuginfo=yes a discarded object's info is archived, not
+    // dropped: read both start-up objects with their variables, as before.
+    g_reread = g_filter && !vgPlain_clo_keep_debuginfo;
+    vgPlain_clo_read_var_info = g_filter && !g_reread ? True : False;
+}
+
+ULong startup_handle(Addr a, ULong di_handle) {
+    if (!g_reread || di_handle == 0) return di_handle;
+    NSegment const* seg = VG_(am_find_nsegment)(a);
+    const HChar* file = seg ? VG_(am_get_filename)(seg) : nullptr;
+    if (!file || !ds::program_object(file)) return di_handle;
+    // The object's mappings, in address order, as Valgrind announced them.
+    Addr all[kMaxStartupSegments], mine[kMaxStartupSegments];
+    Int n = VG_(am_get_segment_starts)(SkFileC, all, kMaxStartupSegments), k = 0;
+    for (Int i = 0; i < n; ++i) {
+        NSegment const* s = VG_(am_find_nsegment)(all[i]);
+        const HChar* f = s ? VG_(am_get_filename)(s) : nullptr;
+        if (f && VG_(strcmp)(f, file) == 0) mine[k++] = all[i];
+    }
+    const DebugInfo* di = VG_(next_DebugInfo)(nullptr);
+    while (di && !(VG_(DebugInfo_get_filename)(di) && VG_(strcmp)(VG_(DebugInfo_get_filename)(di), file) == 0))
+        di = VG_(next_DebugInfo)(di);
+    // Nothing to read again from: keep the info without variables.
+    if (!di || k == 0 || VG_(DebugInfo_get_text_size)(di) == 0) return di_handle;
+    Bool was = vgPlain_ok_to_discard_translations;
+    vgPlain_ok_to_discard_translations = True;
+    vgPlain_di_notify_munmap(VG_(DebugInfo_get_text_avma)(di), VG_(DebugInfo_get_text_size)(di));
+    vgPlain_clo_read_var_info = True;
+    ULong handle = 0;
+    for (Int i = 0; i < k; ++i) {
+        ULong h = vgPlain_di_notify_mmap(mine[i], False, -1);
+        if (h) handle = h;
+    }
+    vgPlain_clo_read_var_info = False;
+    vgPlain_ok_to_discard_translations = was;
+    if (!handle) VG_(umsg)("warning: the debug info of %s could not be read again: no globals from it\n", file);
+    return handle;
 }
 
 void pre_syscall(UInt sysno, UWord* args, UInt nargs) {

@@ -16,6 +16,11 @@
 #    symbols and no "Recording this variable" line (on a machine without
 #    glibc's debug files there are none to record anyway).
 #  - Every global structure comes from the two sources: no library's.
+#  - The program and the dynamic linker are mapped before the tool sees a
+#    system call: the program is read again with its variables before it
+#    runs, the dynamic linker never (its symbols are read, no variable is
+#    recorded), and with --keep-debuginfo=yes, which keeps both read with
+#    their variables, main_table is still found.
 runner=$1 bin=$2 src=$3
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -46,4 +51,15 @@ syms=$(grep -a -c 'raw symbol' "$t/libc")
 vars=$(grep -a -c 'Recording this variable' "$t/libc")
 if [ "$syms" -gt 0 ] && [ "$vars" = 0 ]; then echo "ok: libc's symbols read ($syms), no variable"
 else echo "FAIL: libc: $syms symbols, $vars variables recorded"; status=1; fi
+n=$(trace '*/so_globals' | grep -a -c 'Recording this variable')
+[ "$n" -gt 0 ] && echo "ok: the program's variables read ($n)" || { echo "FAIL: no variable read for the program"; status=1; }
+trace '*ld-linux*' >"$t/ld"
+syms=$(grep -a -c 'raw symbol' "$t/ld")
+vars=$(grep -a -c 'Recording this variable' "$t/ld")
+if [ "$syms" -gt 0 ] && [ "$vars" = 0 ]; then echo "ok: the dynamic linker's symbols read ($syms), no variable"
+else echo "FAIL: dynamic linker: $syms symbols, $vars variables recorded"; status=1; fi
+"$runner" -q --monitor=yes --keep-debuginfo=yes --output-file="$t/keep.xml" "$bin" >/dev/null 2>"$t/err" || {
+  echo "FAIL: tool run with --keep-debuginfo=yes failed"; cat "$t/err"; exit 1; }
+python3 "$q" structure "$t/keep.xml" "global:main_table" | grep -qxF "line=$mline" &&
+  echo "ok: --keep-debuginfo=yes: main_table found" || { echo "FAIL: --keep-debuginfo=yes: no main_table"; status=1; }
 exit $status
