@@ -44,20 +44,23 @@ others=$(grep -o '<data-structure kind="global"[^>]*file="[^"]*"' "$t/doc.xml" |
 trace() {  # PATTERN: the symbol-table trace of the objects matching it
   "$runner" --monitor=yes --trace-symtab=yes --trace-symtab-patt="$1" --output-file=/dev/null "$bin" 2>&1 >/dev/null
 }
-n=$(trace '*libso_table.so*' | grep -a -c 'Recording this variable')
-[ "$n" -gt 0 ] && echo "ok: libso_table.so's variables read ($n)" || { echo "FAIL: no variable read for libso_table.so"; status=1; }
-trace '*/libc.so*' >"$t/libc"
-syms=$(grep -a -c 'raw symbol' "$t/libc")
-vars=$(grep -a -c 'Recording this variable' "$t/libc")
-if [ "$syms" -gt 0 ] && [ "$vars" = 0 ]; then echo "ok: libc's symbols read ($syms), no variable"
-else echo "FAIL: libc: $syms symbols, $vars variables recorded"; status=1; fi
-n=$(trace '*/so_globals' | grep -a -c 'Recording this variable')
-[ "$n" -gt 0 ] && echo "ok: the program's variables read ($n)" || { echo "FAIL: no variable read for the program"; status=1; }
-trace '*ld-linux*' >"$t/ld"
-syms=$(grep -a -c 'raw symbol' "$t/ld")
-vars=$(grep -a -c 'Recording this variable' "$t/ld")
-if [ "$syms" -gt 0 ] && [ "$vars" = 0 ]; then echo "ok: the dynamic linker's symbols read ($syms), no variable"
-else echo "FAIL: dynamic linker: $syms symbols, $vars variables recorded"; status=1; fi
+# with_variables NAME PATTERN: the object's variables were recorded.
+with_variables() {
+  n=$(trace "$2" | grep -a -c 'Recording this variable')
+  [ "$n" -gt 0 ] && echo "ok: $1's variables read ($n)" || { echo "FAIL: no variable read for $1"; status=1; }
+}
+# symbols_only NAME PATTERN: the object's symbols were read, no variable.
+symbols_only() {
+  trace "$2" >"$t/trace"
+  syms=$(grep -a -c 'raw symbol' "$t/trace")
+  vars=$(grep -a -c 'Recording this variable' "$t/trace")
+  if [ "$syms" -gt 0 ] && [ "$vars" = 0 ]; then echo "ok: $1's symbols read ($syms), no variable"
+  else echo "FAIL: $1: $syms symbols, $vars variables recorded"; status=1; fi
+}
+with_variables libso_table.so '*libso_table.so*'
+with_variables "the program" '*/so_globals'
+symbols_only libc '*/libc.so*'
+symbols_only "the dynamic linker" '*ld-linux*'
 "$runner" -q --monitor=yes --keep-debuginfo=yes --output-file="$t/keep.xml" "$bin" >/dev/null 2>"$t/err" || {
   echo "FAIL: tool run with --keep-debuginfo=yes failed"; cat "$t/err"; exit 1; }
 python3 "$q" structure "$t/keep.xml" "global:main_table" | grep -qxF "line=$mline" &&
