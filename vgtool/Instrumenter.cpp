@@ -7,6 +7,7 @@
 #include "WrapperCode.h"
 
 extern "C" {
+#include "libvex_guest_amd64.h"
 #include "libvex_ir.h"
 }
 
@@ -381,6 +382,46 @@ void mark_owner(IRSB* out, omp::CodeOwner owner) {
 
 }  // namespace
 
+namespace {
+
+// A heap wrapper's block that ends in a client request (its magic sequence)
+// first offers the request to g_cfg.heap_request in a helper and, if it was
+// handled, continues at the instruction after the sequence, as the
+// scheduler would have after handling it. containers 20000 1 with the
+// monitor: 155,286 trips through the scheduler, two per heap event, against
+// 4,349 without the monitor (--stats=yes). The handler takes a stack trace:
+// the guest's instruction pointer is set to where the scheduler would have
+// left it, and the stack and frame pointers are declared read, so their
+// updates are not moved past the call.
+void add_heap_request(IRSB* out, const IRSB* sb_in, Addr last_imark) {
+    if (!g_cfg.heap_request || !wrappers::in_wrappers(last_imark)) return;
+    if (sb_in->next->tag != Iex_Const || sb_in->next->Iex.Const.con->tag != Ico_U64) return;
+    ULong next = sb_in->next->Iex.Const.con->Ico.U64;
+    const Int rip = offsetof(VexGuestAMD64State, guest_RIP);
+    addStmtToIRSB(out, IRStmt_Put(rip, IRExpr_Const(IRConst_U64(next))));
+    IRTemp args = newIRTemp(out->tyenv, Ity_I64), handled = newIRTemp(out->tyenv, Ity_I64);
+    IRTemp taken = newIRTemp(out->tyenv, Ity_I1);
+    addStmtToIRSB(out, IRStmt_WrTmp(args, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RAX), Ity_I64)));
+    IRDirty* d = unsafeIRDirty_1_N(handled, 1, "heap_request",
+                                   VG_(fnptr_to_fnentry)(reinterpret_cast<void*>(g_cfg.heap_request)),
+                                   mkIRExprVec_1(IRExpr_RdTmp(args)));
+    const Int read[3] = {rip, (Int)offsetof(VexGuestAMD64State, guest_RSP),
+                         (Int)offsetof(VexGuestAMD64State, guest_RBP)};
+    d->nFxState = 3;
+    for (Int k = 0; k < 3; ++k) {
+        VG_(memset)(&d->fxState[k], 0, sizeof d->fxState[k]);
+        d->fxState[k].fx = Ifx_Read;
+        d->fxState[k].offset = read[k];
+        d->fxState[k].size = 8;
+    }
+    addStmtToIRSB(out, IRStmt_Dirty(d));
+    addStmtToIRSB(out, IRStmt_WrTmp(taken, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(handled),
+                                                        IRExpr_Const(IRConst_U64(0)))));
+    addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(taken), Ijk_Boring, IRConst_U64(next), rip));
+}
+
+}  // namespace
+
 void instrument_init(const InstrumentConfig& cfg) { g_cfg = cfg; }
 
 void instrument_monitor_started() {
@@ -426,10 +467,12 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
     IRTypeEnv* tyenv = sb_in->tyenv;
     InstrInfo* cur = nullptr;
     bool skip = false;
+    Addr last_imark = 0;
     for (; i < sb_in->stmts_used; ++i) {
         IRStmt* st = sb_in->stmts[i];
         if (st->tag == Ist_IMark) {
             Addr a = st->Ist.IMark.addr;
+            last_imark = a;
             if (g_cfg.track_owner) {
                 omp::CodeOwner owner = omp::owner_of(a);
                 if (owner != omp::kOwnerNeutral && owner != last_owner) {
@@ -521,6 +564,7 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
         addStmtToIRSB(s.out, st);
     }
     flush(s);
+    if (last_imark && sb_in->jumpkind == Ijk_ClientReq) add_heap_request(s.out, sb_in, last_imark);
     tl_assert(s.next_instr == s.sb->n_instrs);
     for (Int i = s.sb->n_instrs - 2; i >= 0; --i) {
         InstrInfo& in = s.sb->instrs[i];

@@ -33,6 +33,14 @@ struct InstrumentConfig {
     // `helpers` are sim::fast_helpers(false), which do not record for the
     // monitor: instrument_monitor_started() switches to fast_helpers(true).
     bool fast_helpers;
+    // Handles a heap wrapper's client request (args as the core passes
+    // them), returning 1, or returns 0 for any other request. Null: every
+    // client request goes through Valgrind's scheduler. Otherwise a block of
+    // the heap wrappers (WrapperCode.h) that ends in a client request calls
+    // it first and goes on to the next instruction when it returns 1: one
+    // of a heap event's two trips through the scheduler (the other is the
+    // wrapper's call of the real function) is gone.
+    UWord (*heap_request)(UWord* args);
 };
 
 // A structure became monitored: from now on every access goes to helpers

@@ -305,6 +305,8 @@ Long launcher_rank() {
     return -1;
 }
 
+UWord heap_request(UWord* args);
+
 void post_clo_init() {
     default_fair_scheduling();
     varinfo::options_done();
@@ -329,6 +331,7 @@ void post_clo_init() {
     sim::g_config = g_cfg;
     InstrumentConfig& ic = g_ic;
     VG_(memset)(&ic, 0, sizeof ic);
+    ic.heap_request = heap_request;
     if (g_cfg.cachegrind) {
         // Cachegrind's model has one access per reference, not per line, and
         // no per-core caches: nothing to classify or stack against.
@@ -494,6 +497,18 @@ void write_document(const RunInfo& run) {
         write_profile(path, run, g_cfg, g_machine_name, ccs, n);
     VG_(free)(path);
     VG_(free)(ccs);
+}
+
+Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret);
+
+// InstrumentConfig::heap_request: a heap wrapper's request, handled in a
+// helper instead of through the scheduler (HEAP_TRACKING, which returns a
+// value, and everything else still go there).
+UWord heap_request(UWord* args) {
+    if (args[0] != OMPSIM_USERREQ_HEAP_ALLOC && args[0] != OMPSIM_USERREQ_HEAP_FREE) return 0;
+    UWord ret = 0;
+    handle_client_request(VG_(get_running_tid)(), args, &ret);
+    return 1;
 }
 
 Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {

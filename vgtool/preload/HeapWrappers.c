@@ -76,7 +76,10 @@ static inline int runtime_owns(const void* p) {
 /* Whether the tool groups heap blocks (--monitor=yes), asked once: that is
  * fixed for the run, and each report is a client request, a trip to
  * Valgrind's scheduler at every malloc and free even when nothing is done
- * with it (bench/kernels/containers with --monitor=no: 9.46 s -> 8.78 s). Under other tools and natively the answer is 0, so
+ * with it (bench/kernels/containers with --monitor=no: 9.46 s -> 8.78 s).
+ * (ompsim handles the reports themselves inside the wrappers' translations,
+ * without the trip: vgtool/Instrumenter.cpp, add_heap_request.) Under other
+ * tools and natively the answer is 0, so
  * Cachegrind with this library (cg_parity.sh) runs the same code as
  * ompsim without the monitor. */
 static int tracking = -1;
