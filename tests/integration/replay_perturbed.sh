@@ -44,7 +44,12 @@ check() {
         echo "ok: $name seed $seed worker $worker: perturbed $n times, identical document"
       else
         echo "FAIL: $name seed $seed worker $worker: the document differs"; status=1
-        cat "$t/$name/r"/doc*.xml | diff "$t/$name/base.xml" - | cut -c1-300 | head -n 20
+        # Everything but the source lines' costs first (machine, cores,
+        # threads, structures: where the runs parted), then a few of those.
+        cat "$t/$name/r"/doc*.xml | diff "$t/$name/base.xml" - >"$t/diff"
+        grep '^[<>]' "$t/diff" | grep -v '<line number=' | cut -c1-300 | head -n 60
+        echo "($(grep -c '^[<>] *<line number=' "$t/diff") differing source-line cost lines, the first ones:)"
+        grep '^[<>] *<line number=' "$t/diff" | head -n 12
       fi
       rm -f "$t/$name/r"/doc*.xml
     done
