@@ -853,6 +853,57 @@ u32 g_nifunc_objects, g_ifunc_objects_cap;
 Range* g_ifunc;
 u32 g_nifunc, g_ifunc_cap;
 
+// The C library's synchronisation (glibc 2.36): how often a wait loops,
+// whether a join or an unlock takes its slow path, and which thread takes
+// the last arriver's path through a barrier depend on timing.
+// tests/progs/many_threads (200 threads, a barrier, 200 joins) gave 4
+// different documents in 10 runs side by side, all deterministic="true":
+// main's pthread_join went to sleep, or did not, on a thread still running
+// (__pthread_clockjoin_ex, the futex wait, the asynchronous-cancellation
+// switch around it: 94 instructions), and the threads that came last to
+// the barrier swapped their costs. As the OpenMP runtime's are, these
+// functions are not recorded once threads run (names as Valgrind gives
+// them, the version after '@' left out; any alias matches).
+const HChar* const kLibcWaits[] = {
+    "pthread_join", "__pthread_clockjoin_ex", "pthread_clockjoin_np", "pthread_timedjoin_np",
+    "__futex_abstimed_wait_common", "__futex_abstimed_wait_cancelable64", "__futex_abstimed_wait64",
+    "__pthread_enable_asynccancel", "__pthread_disable_asynccancel", "__lll_lock_wait",
+    "__lll_lock_wait_private", "__lll_lock_wake", "__lll_lock_wake_private", "pthread_barrier_wait",
+    "pthread_mutex_lock", "__pthread_mutex_lock_full", "pthread_mutex_trylock", "pthread_mutex_timedlock",
+    "pthread_mutex_clocklock", "pthread_mutex_unlock", "__pthread_mutex_unlock_usercnt",
+    "__pthread_mutex_unlock_full", "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_clockwait",
+    "__pthread_cond_wait_common", "pthread_cond_signal", "pthread_cond_broadcast",
+    "__condvar_quiesce_and_switch_g1", "__condvar_dec_grefs", "__condvar_confirm_wakeup",
+    "__condvar_cancel_waiting", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_unlock",
+    "pthread_spin_lock", "__pthread_spin_lock", "sem_wait", "__new_sem_wait", "__new_sem_wait_slow64",
+    "sem_timedwait", "sem_clockwait", "sem_post", "__new_sem_post", "__pthread_once_slow",
+};
+
+// `name` without its version ("pthread_mutex_lock@@GLIBC_2.2.5"), or with
+// glibc's internal prefixes ("___pthread_barrier_wait", "__GI_..."), is
+// one of kLibcWaits.
+bool libc_wait(const HChar* name) {
+    if (!name) return false;
+    if (VG_(strncmp)(name, "__GI_", 5) == 0) name += 5;
+    for (int pass = 0; pass < 2; ++pass) {
+        SizeT n = 0;
+        while (name[n] && name[n] != '@') ++n;
+        for (const HChar* w : kLibcWaits)
+            if (VG_(strlen)(w) == n && VG_(strncmp)(name, w, n) == 0) return true;
+        // "___pthread_barrier_wait", "__pthread_mutex_lock": the public name
+        // with glibc's underscores.
+        while (*name == '_') ++name;
+    }
+    return false;
+}
+
+bool libc_wait_symbol(const HChar* pri, const HChar** sec) {
+    if (libc_wait(pri)) return true;
+    for (; sec && *sec; ++sec)
+        if (libc_wait(*sec)) return true;
+    return false;
+}
+
 const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
     Addr text = VG_(DebugInfo_get_text_avma)(di);
     for (u32 i = 0; i < g_nifunc_objects; ++i)
@@ -861,13 +912,17 @@ const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
     IfuncObject& o = g_ifunc_objects[g_nifunc_objects++];
     o.text_lo = text;
     o.first = g_nifunc;
+    const HChar* so = VG_(DebugInfo_get_soname)(di);
+    bool libc = so && has_prefix(so, "libc.so");
     Int n = vgPlain_DebugInfo_syms_howmany(di);
     for (Int i = 0; i < n; ++i) {
         Addr avma = 0;
         UInt size = 0;
+        const HChar* name = nullptr;
+        const HChar** aliases = nullptr;
         Bool is_text = False, is_ifunc = False, is_global = False;
-        vgPlain_DebugInfo_syms_getidx(di, i, &avma, &size, nullptr, nullptr, &is_text, &is_ifunc, &is_global);
-        if (!is_ifunc || size == 0) continue;
+        vgPlain_DebugInfo_syms_getidx(di, i, &avma, &size, &name, &aliases, &is_text, &is_ifunc, &is_global);
+        if (size == 0 || !(is_ifunc || (libc && is_text && libc_wait_symbol(name, aliases)))) continue;
         reserve(g_ifunc, g_ifunc_cap, g_nifunc + 1, 64, "ompsim.ifunc");
         g_ifunc[g_nifunc++] = Range{avma, avma + size};
     }
