@@ -837,21 +837,23 @@ CodeOwner owner_of(Addr a) {
 
 namespace {
 
-// The IFUNC resolvers of an object (glibc's memcpy, memcmp, strlen ...):
-// the dynamic linker calls them when it binds such a symbol, so they run
-// on its behalf although they lie in the C library. Found from the symbol
-// table once per object (a few hundred entries in libc).
-struct IfuncObject {
+// Functions of an object that are not recorded once threads run, found
+// from its symbol table once per object: its IFUNC resolvers (glibc's
+// memcpy, memcmp, strlen ...: the dynamic linker calls them when it binds
+// such a symbol, so they run on its behalf although they lie in the C
+// library; a few hundred in libc) and, in the C library, its
+// synchronisation (kLibcWaits below).
+struct UnrecordedObject {
     Addr text_lo;
-    u32 first, n;  // their ranges in g_ifunc
+    u32 first, n;  // their ranges in g_unrec
 };
 // Every object asked about has an entry (most with no resolvers), so the
 // list grows with the objects of the run: a fixed size would have left the
 // resolvers of a large program's later objects recorded.
-IfuncObject* g_ifunc_objects;
-u32 g_nifunc_objects, g_ifunc_objects_cap;
-Range* g_ifunc;
-u32 g_nifunc, g_ifunc_cap;
+UnrecordedObject* g_unrec_objects;
+u32 g_nunrec_objects, g_unrec_objects_cap;
+Range* g_unrec;
+u32 g_nunrec, g_unrec_cap;
 
 // The C library's synchronisation (glibc 2.36): how often a wait loops,
 // whether a join or an unlock takes its slow path, and which thread takes
@@ -904,14 +906,14 @@ bool libc_wait_symbol(const HChar* pri, const HChar** sec) {
     return false;
 }
 
-const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
+const UnrecordedObject* unrecorded_functions(const DebugInfo* di) {
     Addr text = VG_(DebugInfo_get_text_avma)(di);
-    for (u32 i = 0; i < g_nifunc_objects; ++i)
-        if (g_ifunc_objects[i].text_lo == text) return &g_ifunc_objects[i];
-    reserve(g_ifunc_objects, g_ifunc_objects_cap, g_nifunc_objects + 1, 16, "ompsim.ifunc");
-    IfuncObject& o = g_ifunc_objects[g_nifunc_objects++];
+    for (u32 i = 0; i < g_nunrec_objects; ++i)
+        if (g_unrec_objects[i].text_lo == text) return &g_unrec_objects[i];
+    reserve(g_unrec_objects, g_unrec_objects_cap, g_nunrec_objects + 1, 16, "ompsim.unrec");
+    UnrecordedObject& o = g_unrec_objects[g_nunrec_objects++];
     o.text_lo = text;
-    o.first = g_nifunc;
+    o.first = g_nunrec;
     const HChar* so = VG_(DebugInfo_get_soname)(di);
     bool libc = so && has_prefix(so, "libc.so");
     Int n = vgPlain_DebugInfo_syms_howmany(di);
@@ -923,10 +925,10 @@ const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
         Bool is_text = False, is_ifunc = False, is_global = False;
         vgPlain_DebugInfo_syms_getidx(di, i, &avma, &size, &name, &aliases, &is_text, &is_ifunc, &is_global);
         if (size == 0 || !(is_ifunc || (libc && is_text && libc_wait_symbol(name, aliases)))) continue;
-        reserve(g_ifunc, g_ifunc_cap, g_nifunc + 1, 64, "ompsim.ifunc");
-        g_ifunc[g_nifunc++] = Range{avma, avma + size};
+        reserve(g_unrec, g_unrec_cap, g_nunrec + 1, 64, "ompsim.unrec");
+        g_unrec[g_nunrec++] = Range{avma, avma + size};
     }
-    o.n = g_nifunc - o.first;
+    o.n = g_nunrec - o.first;
     return &o;
 }
 
@@ -939,6 +941,7 @@ const IfuncObject* ifunc_resolvers(const DebugInfo* di) {
 // function a stub leads to is. (The resolvers of memcpy and memcmp ran in
 // whichever task of bench/kernels/omp_tasks called them first: 23
 // instructions and their misses moved between threads in 3 runs of 8.)
+// Nor is the C library's synchronisation (kLibcWaits).
 bool unrecorded_code(Addr a) {
     if (!g_streaming || g_opt.simulate_runtime) return false;
     DebugInfo* di = VG_(find_DebugInfo)(VG_(current_DiEpoch)(), a);
@@ -952,9 +955,9 @@ bool unrecorded_code(Addr a) {
     }
     const HChar* so = VG_(DebugInfo_get_soname)(di);
     if (so && has_prefix(so, "ld-linux")) return true;
-    const IfuncObject* o = ifunc_resolvers(di);
+    const UnrecordedObject* o = unrecorded_functions(di);
     for (u32 i = o->first; i < o->first + o->n; ++i)
-        if (a >= g_ifunc[i].lo && a < g_ifunc[i].hi) return true;
+        if (a >= g_unrec[i].lo && a < g_unrec[i].hi) return true;
     return false;
 }
 

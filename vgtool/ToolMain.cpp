@@ -29,9 +29,6 @@
 extern "C" {
 #include "pub_tool_transtab.h"
 #include "pub_tool_vkiscnums.h"
-// Valgrind 3.19's core (m_transtab.c), not in the tool headers: see
-// pre_thread_create.
-extern Bool vgPlain_ok_to_discard_translations;
 }
 
 namespace ompsim {
@@ -305,6 +302,7 @@ Long launcher_rank() {
     return -1;
 }
 
+// Called from generated code (InstrumentConfig::heap_request), below.
 UWord heap_request(UWord* args);
 
 void post_clo_init() {
@@ -499,18 +497,6 @@ void write_document(const RunInfo& run) {
     VG_(free)(ccs);
 }
 
-Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret);
-
-// InstrumentConfig::heap_request: a heap wrapper's request, handled in a
-// helper instead of through the scheduler (HEAP_TRACKING, which returns a
-// value, and everything else still go there).
-UWord heap_request(UWord* args) {
-    if (args[0] != OMPSIM_USERREQ_HEAP_ALLOC && args[0] != OMPSIM_USERREQ_HEAP_FREE) return 0;
-    UWord ret = 0;
-    handle_client_request(VG_(get_running_tid)(), args, &ret);
-    return 1;
-}
-
 Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     if (!VG_IS_TOOL_USERREQ('O', 'M', args[0])) return False;
     // Everything else but OpenMP events reads or changes what the
@@ -605,6 +591,16 @@ Bool handle_client_request(ThreadId tid, UWord* args, UWord* ret) {
     return True;
 }
 
+// InstrumentConfig::heap_request: a heap wrapper's request, handled in a
+// helper instead of through the scheduler (HEAP_TRACKING, which returns a
+// value, and everything else still go there).
+UWord heap_request(UWord* args) {
+    if (args[0] != OMPSIM_USERREQ_HEAP_ALLOC && args[0] != OMPSIM_USERREQ_HEAP_FREE) return 0;
+    UWord ret = 0;
+    handle_client_request(VG_(get_running_tid)(), args, &ret);
+    return 1;
+}
+
 // Valgrind 3.19 gives fini() no exit code and no signal: Termination.h
 // reads them from the client's system calls.
 void pre_syscall(ThreadId tid, UInt sysno, UWord* args, UInt nargs) {
@@ -642,15 +638,14 @@ void pre_thread_create(ThreadId parent, ThreadId child) {
     // A plain pthread_create (no OpenMP runtime, no client request before
     // it) starts streaming here, inside the clone system call. Valgrind's
     // core allows discarding translations only while it runs a client
-    // request (the flag below; a discard from a helper called by generated
-    // code would free the running block); the clone wrapper runs outside
-    // generated code as a client request does, so the discard is as safe.
-    // Without this every program creating a POSIX thread stopped the tool
-    // with "Assertion 'VG_(ok_to_discard_translations)' failed".
-    Bool was = vgPlain_ok_to_discard_translations;
-    vgPlain_ok_to_discard_translations = True;
-    start_streaming();
-    vgPlain_ok_to_discard_translations = was;
+    // request (DiscardsAllowed, ValgrindApi.h); the clone wrapper runs
+    // outside generated code as a client request does, so the discard is as
+    // safe. Without this every program creating a POSIX thread stopped the
+    // tool with "Assertion 'VG_(ok_to_discard_translations)' failed".
+    {
+        DiscardsAllowed allowed;
+        start_streaming();
+    }
     omp::thread_created(parent, child);
 }
 

@@ -42,6 +42,20 @@ Allocator tool_allocator();
 // Used for every user error (bad option, impossible geometry, unreadable file).
 __attribute__((noreturn)) void fatal_user_error(const char* message);
 
+// Valgrind 3.19's core (m_transtab.c), not in the tool headers: discarding
+// translations is allowed only while the core runs a client request, since
+// a discard from a helper called by generated code would free the running
+// block. Code that runs outside generated code as a client request does (a
+// system call wrapper, a start-up callback) may allow it for a while.
+extern "C" Bool vgPlain_ok_to_discard_translations;
+struct DiscardsAllowed {
+    Bool was = vgPlain_ok_to_discard_translations;
+    DiscardsAllowed() { vgPlain_ok_to_discard_translations = True; }
+    ~DiscardsAllowed() { vgPlain_ok_to_discard_translations = was; }
+    DiscardsAllowed(const DiscardsAllowed&) = delete;
+    DiscardsAllowed& operator=(const DiscardsAllowed&) = delete;
+};
+
 }  // namespace ompsim
 
 #endif

@@ -11,10 +11,8 @@ extern "C" {
 extern Bool vgPlain_clo_read_var_info;
 // The same for --keep-debuginfo, and the core's debug-info notifications
 // (pub_core_debuginfo.h) that the mmap and munmap wrappers call: with them
-// the tool reads a start-up object again. Discards of translations are
-// allowed only where the core expects them (m_transtab.c).
+// the tool reads a start-up object again.
 extern Bool vgPlain_clo_keep_debuginfo;
-extern Bool vgPlain_ok_to_discard_translations;
 ULong vgPlain_di_notify_mmap(Addr a, Bool allow_SkFileV, Int use_fd);
 void vgPlain_di_notify_munmap(Addr a, SizeT len);
 }
@@ -43,8 +41,10 @@ void init_from_args() {
 void options_done() {
     // With --keep-debuginfo=yes a discarded object's info is archived, not
     // dropped: read both start-up objects with their variables, as before.
-    g_reread = g_filter && !vgPlain_clo_keep_debuginfo;
-    vgPlain_clo_read_var_info = g_filter && !g_reread ? True : False;
+    // Without the filter the flag is the user's (--read-var-info) or off.
+    if (!g_filter) return;
+    g_reread = !vgPlain_clo_keep_debuginfo;
+    vgPlain_clo_read_var_info = g_reread ? False : True;
 }
 
 ULong startup_handle(Addr a, ULong di_handle) {
@@ -63,21 +63,22 @@ ULong startup_handle(Addr a, ULong di_handle) {
     const DebugInfo* di = VG_(next_DebugInfo)(nullptr);
     while (di && !(VG_(DebugInfo_get_filename)(di) && VG_(strcmp)(VG_(DebugInfo_get_filename)(di), file) == 0))
         di = VG_(next_DebugInfo)(di);
-    // Nothing to read again from: keep the info without variables.
-    if (!di || k == 0 || VG_(DebugInfo_get_text_size)(di) == 0) return di_handle;
-    Bool was = vgPlain_ok_to_discard_translations;
-    vgPlain_ok_to_discard_translations = True;
-    vgPlain_di_notify_munmap(VG_(DebugInfo_get_text_avma)(di), VG_(DebugInfo_get_text_size)(di));
-    vgPlain_clo_read_var_info = True;
     ULong handle = 0;
-    for (Int i = 0; i < k; ++i) {
-        ULong h = vgPlain_di_notify_mmap(mine[i], False, -1);
-        if (h) handle = h;
+    if (di && k > 0 && VG_(DebugInfo_get_text_size)(di) > 0) {
+        DiscardsAllowed allowed;
+        vgPlain_di_notify_munmap(VG_(DebugInfo_get_text_avma)(di), VG_(DebugInfo_get_text_size)(di));
+        vgPlain_clo_read_var_info = True;
+        for (Int i = 0; i < k; ++i) {
+            ULong h = vgPlain_di_notify_mmap(mine[i], False, -1);
+            if (h) handle = h;
+        }
+        vgPlain_clo_read_var_info = False;
     }
-    vgPlain_clo_read_var_info = False;
-    vgPlain_ok_to_discard_translations = was;
-    if (!handle) VG_(umsg)("warning: the debug info of %s could not be read again: no globals from it\n", file);
-    return handle;
+    if (handle) return handle;
+    // Not read again (its mappings or its debug info not found): the info
+    // read without variables stays, and the user hears of the lost globals.
+    VG_(umsg)("warning: the variable info of %s could not be read: no global structures from it\n", file);
+    return di_handle;
 }
 
 void pre_syscall(UInt sysno, UWord* args, UInt nargs) {

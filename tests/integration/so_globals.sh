@@ -21,6 +21,8 @@
 #    runs, the dynamic linker never (its symbols are read, no variable is
 #    recorded), and with --keep-debuginfo=yes, which keeps both read with
 #    their variables, main_table is still found.
+#  - A user's own --read-var-info=yes is left to Valgrind: every object's
+#    variables are read, the dynamic linker's too.
 runner=$1 bin=$2 src=$3
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -61,6 +63,10 @@ with_variables libso_table.so '*libso_table.so*'
 with_variables "the program" '*/so_globals'
 symbols_only libc '*/libc.so*'
 symbols_only "the dynamic linker" '*ld-linux*'
+n=$("$runner" --monitor=yes --read-var-info=yes --trace-symtab=yes --trace-symtab-patt='*ld-linux*' \
+  --output-file=/dev/null "$bin" 2>&1 >/dev/null | grep -a -c 'Recording this variable')
+[ "$n" -gt 0 ] && echo "ok: --read-var-info=yes: the dynamic linker's variables read ($n)" ||
+  { echo "FAIL: --read-var-info=yes: no variable read for the dynamic linker"; status=1; }
 "$runner" -q --monitor=yes --keep-debuginfo=yes --output-file="$t/keep.xml" "$bin" >/dev/null 2>"$t/err" || {
   echo "FAIL: tool run with --keep-debuginfo=yes failed"; cat "$t/err"; exit 1; }
 python3 "$q" structure "$t/keep.xml" "global:main_table" | grep -qxF "line=$mline" &&
