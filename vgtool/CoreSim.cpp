@@ -414,7 +414,9 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     d1.ok = m.core_l1_view(core, false, &d1.v);
     u64* const fetch_refs = m.fetch_refs_counter(core);
     const StackRelocation rel = g_relocation;
-    const bool moved = rel.moves();
+    // No address moves inside [gap_lo, gap_lo + gap_span); empty at first
+    // when some do (StackRelocation::apply_or_gap()).
+    Addr gap_lo = 0, gap_span = rel.moves() ? 0 : ~Addr(0);
     u32 q = *quantum;
     u32 i = 0;
     ULong total = 0, reads = 0, writes = 0, certain = 0;
@@ -447,7 +449,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
                 instrs = 1;
             }
             u64 a = w1 & kAddrMask;
-            if (__builtin_expect(moved, 0)) a = rel.apply(a);
+            if (__builtin_expect(a - gap_lo >= gap_span, 0)) a = rel.apply_or_gap(a, &gap_lo, &gap_span);
             u64 size = (w1 >> kSizeShift) & kSizeMask;
             if (tag != kTagWrite) {
                 data_replayed<kRead, Mon>(m, core, c, in, a, size, bits, &d1);

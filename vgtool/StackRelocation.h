@@ -62,6 +62,32 @@ struct StackRelocation {
             if (a - r.lo < r.span) return a + r.delta;
         return a;
     }
+    // apply() for a batch that keeps the gap of its last address: the
+    // widest interval [*gap_lo, *gap_lo + *gap_span) around `a` that no
+    // range meets, when no range holds `a` (the gap is then set), else the
+    // moved address (the gap left as it was). A task's heap accesses fall in
+    // one gap for a whole batch, so the batch tests them with one compare
+    // instead of apply()'s three: 13 of the 128 instructions an event took
+    // on omp_tasks 200000 4096 (4 threads). Nothing moves: the gap is
+    // every address.
+    Addr apply_or_gap(Addr a, Addr* gap_lo, Addr* gap_span) const {
+        Addr lo = 0, hi = ~Addr(0);
+        auto near = [&](const StackRange& r) {
+            if (!r.span) return false;
+            if (a - r.lo < r.span) return true;
+            Addr end = r.lo + r.span;
+            if (end <= a && end > lo) lo = end;
+            if (r.lo > a && r.lo < hi) hi = r.lo;
+            return false;
+        };
+        for (const StackRange& r : desc)
+            if (near(r)) return a + r.delta;
+        for (const StackRange& r : frames)
+            if (near(r)) return a + r.delta;
+        *gap_lo = lo;
+        *gap_span = hi - lo;
+        return a;
+    }
 };
 
 // Whether the anchors the relocation of `u` on a slot whose implicit task
