@@ -98,6 +98,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     l2_ = nullptr;
     plain_ = false;
     allow_simple_ = true;
+    wide_search_ = false;
     allow_filter_ = true;
     filtering_ = false;
     page_shift_ = 6;
@@ -563,7 +564,7 @@ void CoherentMachine::writeback_l1_victim(u64 block) { writeback_simple<false>(1
 // Returns the depth that served the block.
 //
 // One core: each level's set is searched and shifted in one pass
-// (repl::order_find_shifting()); the fills then only write way 0 and deal
+// (search_plain()); the fills then only write way 0 and deal
 // with the victims, in the order fill_simple() would. memcopy 200 (32 M
 // misses that reach L3, 21 M that leave it): 5.50 s -> 5.15 s. Not with
 // several cores: left_private() asks whether a victim is still in the
@@ -592,7 +593,7 @@ int CoherentMachine::below_simple(AccessKind kind, u64 block) {
         CacheLevel& c = lvl(k, false);
         c.stats.refs[kind]++;
         keys[k] = c.set_keys(c.set_of(block));
-        if (repl::order_find_shifting(keys[k], c.assoc(), block, &dropped[k]) >= 0) break;
+        if (search_plain(keys[k], c.assoc(), block, &dropped[k]) >= 0) break;
         c.stats.misses[kind]++;
     }
     if (k == levels_) ++mem_reads_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <random>
 #include <vector>
 
 #include "CacheLevel.h"
@@ -461,4 +462,55 @@ TEST(ReplacementPolicy, UnrolledShiftingSearchMatchesLoop) {
     expect_unrolled_search_matches_loop<8>();
     expect_unrolled_search_matches_loop<12>();
     expect_unrolled_search_matches_loop<2>();
+}
+
+// The vector search (repl::order_find_shifting_wide, AVX2 hosts only)
+// against the loop, case by case as above, and on sets of random keys
+// where some ways hold blocks that differ from the wanted one in one bit
+// (a compare of the wrong width or lane would take them).
+template <u32 N>
+void expect_wide_search_matches_loop() {
+    for (u32 filled = 1; filled <= N; ++filled) {
+        for (u32 target = 0; target <= filled; ++target) {
+            for (u64 dirty = 0; dirty < 2; ++dirty) {
+                std::vector<u64> a(N, repl::kInvalidKey);
+                for (u32 w = 0; w < filled; ++w) a[w] = repl::make_key(100 + 7 * w, (w + dirty) % 2 == 1);
+                std::vector<u64> b = a;
+                u64 block = 100 + 7 * target;
+                u64 da = 12345, db = 12345;
+                int pa = repl::order_find_shifting(a.data(), N, block, &da);
+                int pb = repl::order_find_shifting_wide<N>(b.data(), block, &db);
+                ASSERT_EQ(pa, pb) << N << " " << filled << " " << target;
+                EXPECT_EQ(a, b) << N << " " << filled << " " << target;
+                EXPECT_EQ(da, db) << N << " " << filled << " " << target;
+            }
+        }
+    }
+    std::mt19937_64 rng(N);
+    for (int round = 0; round < 20000; ++round) {
+        u64 block = rng() >> 8;
+        std::vector<u64> a(N);
+        for (u32 w = 0; w < N; ++w) {
+            u64 other = block ^ (1ull << (rng() % 56));
+            a[w] = repl::make_key(rng() % 3 ? other : rng() >> 8, rng() & 1);
+        }
+        if (rng() % 2) a[rng() % N] = repl::make_key(block, rng() & 1);
+        std::vector<u64> b = a;
+        u64 da = 1, db = 2;
+        int pa = repl::order_find_shifting(a.data(), N, block, &da);
+        int pb = repl::order_find_shifting_wide<N>(b.data(), block, &db);
+        ASSERT_EQ(pa, pb) << round;
+        ASSERT_EQ(a, b) << round;
+        if (pa < 0) {
+            ASSERT_EQ(da, db) << round;
+        }
+    }
+}
+
+TEST(ReplacementPolicy, WideShiftingSearchMatchesLoop) {
+    if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "the host has no AVX2";
+    expect_wide_search_matches_loop<8>();
+    expect_wide_search_matches_loop<10>();
+    expect_wide_search_matches_loop<12>();
+    expect_wide_search_matches_loop<16>();
 }

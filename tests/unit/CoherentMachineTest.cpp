@@ -867,12 +867,15 @@ struct OneCoreViews {
 // The short path and the general one give the same counters, contents and
 // results access by access on a desktop-shaped machine (split L1, a
 // non-power-of-two L3) over a long mixed trace.
-TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
+// With `wide`, the short path searches its sets four ways at a time
+// (AVX2 hosts): D1 and L3 of 12 ways, I1 of 8, L2 of 10.
+void expect_short_path_matches_general(bool wide) {
     Rng r(16);
     HierarchyConfig c = desktop_shape();
     CoherentMachine fast, general;
     ASSERT_NO_FATAL_FAILURE(init_both(fast, general, c));
     general.allow_simple_misses(false);
+    fast.set_wide_search(wide);
     ASSERT_TRUE(fast.simple_misses());
     Trace t = realistic_trace(r, false);
     for (size_t i = 0; i < t.size(); ++i)
@@ -882,13 +885,23 @@ TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) {
     general.destroy();
 }
 
+TEST(CoherentSingleCore, ShortMissPathMatchesGeneralPath) { expect_short_path_matches_general(false); }
+
+TEST(CoherentSingleCore, WideShortMissPathMatchesGeneralPath) {
+    if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "the host has no AVX2";
+    expect_short_path_matches_general(true);
+}
+
 // The one-core helpers' path (vgtool/SimHelpers.cpp: the MRU way of an
 // L1View, then view_rest_shifting(), which moves the ways down while it
 // compares them and hands a miss to finish_miss()) leaves the same
 // counters, contents and results as access(), reference by reference.
-TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
+// With `wide`, the searches of the 12-way D1 and 8-way I1 compare four
+// ways at a time (AVX2 hosts).
+void expect_shifting_view_matches_access(bool wide) {
     OneCoreViews v;
     ASSERT_NO_FATAL_FAILURE(v.set_up(23));
+    v.view.set_wide_search(wide);
     ASSERT_EQ(v.view.access(0, v.t[0].kind, v.t[0].block, kAllBytes), v.plain.access(0, v.t[0].kind, v.t[0].block, kAllBytes));
     u64 shifted_hits = 0;
     for (size_t i = 1; i < v.t.size(); ++i) {
@@ -912,6 +925,13 @@ TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) {
     // 300-line hot set; 1,000 is the floor.
     EXPECT_GT(shifted_hits, 1000u);
     expect_same_state(v.view, v.plain, v.c, v.t);
+}
+
+TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) { expect_shifting_view_matches_access(false); }
+
+TEST(CoherentSingleCore, WideViewSearchMatchesAccess) {
+    if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "the host has no AVX2";
+    expect_shifting_view_matches_access(true);
 }
 
 // What the miss worker (vgtool/MissWorker.h) relies on: on the short path,
