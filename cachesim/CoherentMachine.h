@@ -263,11 +263,11 @@ public:
         return false;
     }
     // repl::order_find_shifting() for a set on the short path, whose keys
-    // carry no prefetched flag: four ways at a time with wide_search_ (the
-    // assoc of the default machine's levels: 8, 10, 12, also 16), else
-    // unrolled for 12 and 8 ways. memcopy 200 (the miss worker on): 4.39 s
-    // -> 3.64 s, medians of 5 (L1's search alone: 3.75 s); matmul 400,
-    // whose 64 M D1 misses took 79 instructions each in the search, level.
+    // carry no prefetched flag: by vectors with wide_search_ (the assoc of
+    // the default machine's levels: 8, 10, 12, also 16), else unrolled for
+    // 12 and 8 ways. memcopy 200 (the miss worker on): 4.46 s -> 3.78 s,
+    // medians of 5; matmul 400, whose 64 M D1 misses took 79 instructions
+    // each in the search, level (docs/performance.md, twentieth session).
     __attribute__((always_inline)) int search_plain(u64* keys, u32 assoc, u64 block, u64* dropped) const {
 #if defined(__x86_64__)
         if (wide_search_) {
@@ -295,10 +295,9 @@ public:
     // For tests: off, every miss takes the general path (the short path must
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
     // compare them).
-    // The host has AVX2 (the tool asks Valgrind, the hosted tests the
-    // compiler): the short path's level-1 searches of 8 and 12 ways compare
-    // four keys at a time (repl::order_find_shifting_wide()); the same
-    // results. Off until set.
+    // The host has SSE4.1 (the tool asks Valgrind, the hosted tests the
+    // compiler): the short path's set searches compare two keys at a time
+    // (repl::order_find_shifting_wide()); the same results. Off until set.
     void set_wide_search(bool on) { wide_search_ = on; }
     bool wide_search() const { return wide_search_; }
     void allow_simple_misses(bool on) {
@@ -547,7 +546,7 @@ private:
     bool plain_;           // the configuration allows the short miss path
     CacheLevel* l2_;       // simple_ with two levels or more: core 0's level 2 (view_rest_shifting())
     bool allow_simple_;    // tests may turn the short path off
-    bool wide_search_;     // view_rest_l1() searches 8- and 12-way sets by vectors (AVX2)
+    bool wide_search_;     // the short path searches its sets by vectors (SSE4.1)
     bool wb_private_;      // every private level is write-back
     bool allow_filter_;    // tests may turn the page filter off
     bool filtering_;       // pages_ filters the directory

@@ -102,41 +102,33 @@ inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
     return -1;
 }
 
-// order_find_shifting_n<N, false>() with the set compared four ways at a
-// time (AVX2), for N of 8, 10, 12 or 16: the same result and the same set
-// afterwards. A miss searched every way one step at a time, a load, a
+// order_find_shifting_n<N, false>() with the set compared two ways per
+// SSE4.1 instruction, for an even N up to 16: the same result and the same
+// set afterwards. A miss searched every way one step at a time, a load, a
 // store, a compare and a branch per way: matmul 400 (64 M D1 misses in
 // the default machine's 12-way sets) spent 79 instructions a miss there,
-// 22 % of the tool's instructions. Here a miss is three compares and the
-// set moved down one place by whole vectors; a hit moves the ways before
-// it as before. No key may carry kPrefetchedBit (as for Flagged false).
-// Only for a host with AVX2 (CoherentMachine::set_wide_search()); not
-// inlined into callers built without it.
+// 22 % of the tool's instructions. Here a miss is six compares and the
+// set moved down one place by pairs; a hit moves the ways before it as
+// before. No key may carry kPrefetchedBit (as for Flagged false). Four
+// ways a compare (AVX2) measured the same as two. Only for a host with
+// SSE4.1 (CoherentMachine::set_wide_search()); not inlined into callers
+// built without it.
 #if defined(__x86_64__)
-typedef u64 KeyVec __attribute__((vector_size(32), aligned(8)));
 typedef u64 KeyPair __attribute__((vector_size(16), aligned(8)));
-typedef double KeyMaskVec __attribute__((vector_size(32)));
 typedef double KeyMaskPair __attribute__((vector_size(16)));
 
 template <u32 N>
-__attribute__((target("avx2"), noinline)) int order_find_shifting_wide(u64* keys, u64 block, u64* dropped) {
-    static_assert(N >= 8 && N <= 16 && N % 2 == 0 && N != 14, "four keys a vector, two in the last");
-    constexpr u32 V = N / 4;              // whole vectors
-    constexpr bool kPair = N % 4 == 2;    // and two keys after them
+__attribute__((target("sse4.1"), noinline)) int order_find_shifting_wide(u64* keys, u64 block, u64* dropped) {
+    static_assert(N % 2 == 0 && N >= 2 && N <= 16, "two keys a vector");
+    constexpr u32 V = N / 2;
     const u64 want = (block << 1) | 1;
-    KeyVec v[V];
-    KeyPair tail{};
+    KeyPair v[V];
     u32 mask = 0;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
     for (u32 j = 0; j < V; ++j) {
-        v[j] = *reinterpret_cast<const KeyVec*>(keys + 4 * j);
-        KeyVec eq = (v[j] | 1) == want;
-        mask |= u32(__builtin_ia32_movmskpd256(reinterpret_cast<KeyMaskVec>(eq))) << (4 * j);
-    }
-    if (kPair) {
-        tail = *reinterpret_cast<const KeyPair*>(keys + 4 * V);
-        KeyPair eq = (tail | 1) == want;
-        mask |= u32(__builtin_ia32_movmskpd(reinterpret_cast<KeyMaskPair>(eq))) << (4 * V);
+        v[j] = *reinterpret_cast<const KeyPair*>(keys + 2 * j);
+        KeyPair eq = (v[j] | 1) == want;
+        mask |= u32(__builtin_ia32_movmskpd(reinterpret_cast<KeyMaskPair>(eq))) << (2 * j);
     }
     if (mask) {
         u32 pos = u32(__builtin_ctz(mask));
@@ -149,17 +141,10 @@ __attribute__((target("avx2"), noinline)) int order_find_shifting_wide(u64* keys
     }
     // Every way down one place, the last falling off, from what was loaded
     // above (entry 0 is the caller's to fill).
-    if (kPair) {
-        *dropped = tail[1];
-        keys[N - 1] = tail[0];
-    } else {
-        *dropped = v[V - 1][3];
-        keys[N - 1] = v[V - 1][2];
-        *reinterpret_cast<KeyPair*>(keys + N - 3) = KeyPair{v[V - 1][0], v[V - 1][1]};
-    }
-    constexpr u32 kWhole = kPair ? V : V - 1;  // vectors stored whole
-#pragma GCC unroll 4
-    for (u32 j = 0; j < kWhole; ++j) *reinterpret_cast<KeyVec*>(keys + 1 + 4 * j) = v[j];
+    *dropped = v[V - 1][1];
+    keys[N - 1] = v[V - 1][0];
+#pragma GCC unroll 8
+    for (u32 j = 0; j + 1 < V; ++j) *reinterpret_cast<KeyPair*>(keys + 1 + 2 * j) = v[j];
     return -1;
 }
 #endif

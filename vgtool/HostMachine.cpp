@@ -73,11 +73,11 @@ void host_machine_print(const HierarchyConfig& detected) {
     for (int i = 0; i < n; ++i) VG_(umsg)("ompsim: %s\n", lines[i].text);
 }
 
-bool host_has_avx2() {
+bool host_has_sse41() {
     VexArch arch;
     VexArchInfo info;
     VG_(machine_get_VexArchInfo)(&arch, &info);
-    return arch == VexArchAMD64 && (info.hwcaps & VEX_HWCAPS_AMD64_AVX2) != 0;
+    return arch == VexArchAMD64 && (info.hwcaps & VEX_HWCAPS_AMD64_AVX) != 0;
 }
 
 }  // namespace ompsim

@@ -359,7 +359,7 @@ void post_clo_init() {
     } else {
         u32 max_cores = g_replay.cores ? g_replay.cores : kMaxCores;
         if (!sim::g_machine.init(g_cfg, max_cores, a, err)) fatal_user_error(err.text);
-        sim::g_machine.set_wide_search(host_has_avx2());
+        sim::g_machine.set_wide_search(host_has_sse41());
         // Both need every reference of L1 (I1 and D1, or D1 only) in the
         // machine's slow path: its first-way hits stop being free, which
         // also keeps the inline L1 tests below from applying.

@@ -464,7 +464,7 @@ TEST(ReplacementPolicy, UnrolledShiftingSearchMatchesLoop) {
     expect_unrolled_search_matches_loop<2>();
 }
 
-// The vector search (repl::order_find_shifting_wide, AVX2 hosts only)
+// The vector search (repl::order_find_shifting_wide, SSE4.1 hosts only)
 // against the loop, case by case as above, and on sets of random keys
 // where some ways hold blocks that differ from the wanted one in one bit
 // (a compare of the wrong width or lane would take them).
@@ -508,7 +508,7 @@ void expect_wide_search_matches_loop() {
 }
 
 TEST(ReplacementPolicy, WideShiftingSearchMatchesLoop) {
-    if (!__builtin_cpu_supports("avx2")) GTEST_SKIP() << "the host has no AVX2";
+    if (!__builtin_cpu_supports("sse4.1")) GTEST_SKIP() << "the host has no SSE4.1";
     expect_wide_search_matches_loop<8>();
     expect_wide_search_matches_loop<10>();
     expect_wide_search_matches_loop<12>();
