@@ -243,8 +243,14 @@ public:
         // each run all twelve steps. fast_rest() 36 % -> 26 % of its
         // samples; faster in 8 of 9 alternating pairs. The short path has
         // no prefetcher, so no key carries the prefetched flag: the test
-        // needs no mask (one instruction fewer a step, 6 of 9 pairs).
-        int pos = search_plain(keys, l.assoc, block, &dropped);
+        // needs no mask (one instruction fewer a step, 6 of 9 pairs). Not
+        // search_plain()'s vectors: memcopy 200 with the monitor was 5 %
+        // slower with them here, without it 15 % faster instead of 16 %
+        // (medians of 5; the pair loads of a set meet the single-key stores
+        // the previous access to it left, which the host may not forward).
+        int pos = l.assoc == 12  ? repl::order_find_shifting_n<12, false>(keys, block, &dropped)
+                  : l.assoc == 8 ? repl::order_find_shifting_n<8, false>(keys, block, &dropped)
+                                 : repl::order_find_shifting(keys, l.assoc, block, &dropped);
         if (pos >= 0) {
             if (kind == kWrite) keys[0] |= 1;
             l.refs[kind]++;
@@ -262,12 +268,11 @@ public:
         *victim = repl::key_block(dropped);
         return false;
     }
-    // repl::order_find_shifting() for a set on the short path, whose keys
-    // carry no prefetched flag: by vectors with wide_search_ (the assoc of
-    // the default machine's levels: 8, 10, 12, also 16), else unrolled for
-    // 12 and 8 ways. memcopy 200 (the miss worker on): 4.46 s -> 3.78 s,
-    // medians of 5; matmul 400, whose 64 M D1 misses took 79 instructions
-    // each in the search, level (docs/performance.md, twentieth session).
+    // repl::order_find_shifting() for a set of L2 or L3 on the short path
+    // (below_simple()), whose keys carry no prefetched flag: by vectors
+    // with wide_search_ (the assoc of the default machine's levels: 8, 10,
+    // 12, also 16), else unrolled for 12 and 8 ways. memcopy 200 (the miss
+    // worker on): 4.08 s -> 3.43 s, medians of 5.
     __attribute__((always_inline)) int search_plain(u64* keys, u32 assoc, u64 block, u64* dropped) const {
 #if defined(__x86_64__)
         if (wide_search_) {
@@ -296,8 +301,9 @@ public:
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
     // compare them).
     // The host has SSE4.1 (the tool asks Valgrind, the hosted tests the
-    // compiler): the short path's set searches compare two keys at a time
-    // (repl::order_find_shifting_wide()); the same results. Off until set.
+    // compiler): the short path's searches of L2 and L3 compare two keys at
+    // a time (repl::order_find_shifting_wide()); the same results. Off
+    // until set.
     void set_wide_search(bool on) { wide_search_ = on; }
     bool wide_search() const { return wide_search_; }
     void allow_simple_misses(bool on) {
@@ -546,7 +552,7 @@ private:
     bool plain_;           // the configuration allows the short miss path
     CacheLevel* l2_;       // simple_ with two levels or more: core 0's level 2 (view_rest_shifting())
     bool allow_simple_;    // tests may turn the short path off
-    bool wide_search_;     // the short path searches its sets by vectors (SSE4.1)
+    bool wide_search_;     // the short path searches L2 and L3 by vectors (SSE4.1)
     bool wb_private_;      // every private level is write-back
     bool allow_filter_;    // tests may turn the page filter off
     bool filtering_;       // pages_ filters the directory

@@ -867,8 +867,8 @@ struct OneCoreViews {
 // The short path and the general one give the same counters, contents and
 // results access by access on a desktop-shaped machine (split L1, a
 // non-power-of-two L3) over a long mixed trace.
-// With `wide`, the short path searches its sets two ways at a time
-// (SSE4.1 hosts): D1 and L3 of 12 ways, I1 of 8, L2 of 10.
+// With `wide`, the short path searches L2 (10 ways) and L3 (12) two ways
+// at a time (SSE4.1 hosts).
 void expect_short_path_matches_general(bool wide) {
     Rng r(16);
     HierarchyConfig c = desktop_shape();
@@ -896,8 +896,8 @@ TEST(CoherentSingleCore, WideShortMissPathMatchesGeneralPath) {
 // L1View, then view_rest_shifting(), which moves the ways down while it
 // compares them and hands a miss to finish_miss()) leaves the same
 // counters, contents and results as access(), reference by reference.
-// With `wide`, the searches of the 12-way D1 and 8-way I1 compare two
-// ways at a time (SSE4.1 hosts).
+// With `wide`, the searches of L2 (10 ways) and L3 (12) below the views
+// compare two ways at a time (SSE4.1 hosts).
 void expect_shifting_view_matches_access(bool wide) {
     OneCoreViews v;
     ASSERT_NO_FATAL_FAILURE(v.set_up(23));
