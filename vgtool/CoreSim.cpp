@@ -415,8 +415,11 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
     u64* const fetch_refs = m.fetch_refs_counter(core);
     const StackRelocation rel = g_relocation;
     // No address moves inside [gap_lo, gap_lo + gap_span); empty at first
-    // when some do (StackRelocation::apply_or_gap()).
-    Addr gap_lo = 0, gap_span = rel.moves() ? 0 : ~Addr(0);
+    // (StackRelocation::apply_or_gap()). `moved` first: most units move
+    // nothing (omp_loop's implicit tasks), and a flag costs them one
+    // instruction an access where the gap's compare costs three.
+    const bool moved = rel.moves();
+    Addr gap_lo = 0, gap_span = 0;
     u32 q = *quantum;
     u32 i = 0;
     ULong total = 0, reads = 0, writes = 0, certain = 0;
@@ -449,7 +452,7 @@ u32 run_batch_direct(const Ev* ev, u32 n, u32* quantum) {
                 instrs = 1;
             }
             u64 a = w1 & kAddrMask;
-            if (__builtin_expect(a - gap_lo >= gap_span, 0)) a = rel.apply_or_gap(a, &gap_lo, &gap_span);
+            if (__builtin_expect(moved, 0) && a - gap_lo >= gap_span) a = rel.apply_or_gap(a, &gap_lo, &gap_span);
             u64 size = (w1 >> kSizeShift) & kSizeMask;
             if (tag != kTagWrite) {
                 data_replayed<kRead, Mon>(m, core, c, in, a, size, bits, &d1);
