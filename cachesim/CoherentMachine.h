@@ -297,15 +297,15 @@ public:
     u32 miss_lower_half(AccessKind kind, u64 block);
     void writeback_l1_victim(u64 block);
     bool owned_misses() const { return plain_ && filtering_; }
-    // For tests: off, every miss takes the general path (the short path must
-    // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
-    // compare them).
     // The host has SSE4.1 (the tool asks Valgrind, the hosted tests the
     // compiler): the short path's searches of L2 and L3 compare two keys at
     // a time (repl::order_find_shifting_wide()); the same results. Off
     // until set.
     void set_wide_search(bool on) { wide_search_ = on; }
     bool wide_search() const { return wide_search_; }
+    // For tests: off, every miss takes the general path (the short path must
+    // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
+    // compare them).
     void allow_simple_misses(bool on) {
         allow_simple_ = on;
         update_simple();

@@ -104,15 +104,15 @@ inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
 
 // order_find_shifting_n<N, false>() with the set compared two ways per
 // SSE4.1 instruction, for an even N up to 16: the same result and the same
-// set afterwards. A miss searched every way one step at a time, a load, a
-// store, a compare and a branch per way: matmul 400 (64 M D1 misses in
-// the default machine's 12-way sets) spent 79 instructions a miss there,
-// 22 % of the tool's instructions. Here a miss is six compares and the
-// set moved down one place by pairs; a hit moves the ways before it as
-// before. No key may carry kPrefetchedBit (as for Flagged false). Four
-// ways a compare (AVX2) measured the same as two. Only for a host with
-// SSE4.1 (CoherentMachine::set_wide_search()); not inlined into callers
-// built without it.
+// set afterwards. The step-by-step search is a load, a store, a compare
+// and a branch per way, searched to the end on a miss: 79 instructions a
+// miss in matmul 400's 12-way D1 sets, 22 % of the tool's instructions.
+// Here a miss is six compares and the set moved down one place by pairs;
+// a hit moves the ways before it as before. No key may carry
+// kPrefetchedBit (as for Flagged false). Four ways a compare (AVX2)
+// measured the same as two. Used for the short path's L2 and L3
+// (CoherentMachine::search_plain()) on a host with SSE4.1; not inlined
+// into callers built without it.
 #if defined(__x86_64__)
 typedef u64 KeyPair __attribute__((vector_size(16), aligned(8)));
 typedef double KeyMaskPair __attribute__((vector_size(16)));
