@@ -248,9 +248,7 @@ public:
         // slower with them here, without it 15 % faster instead of 16 %
         // (medians of 5; the pair loads of a set meet the single-key stores
         // the previous access to it left, which the host may not forward).
-        int pos = l.assoc == 12  ? repl::order_find_shifting_n<12, false>(keys, block, &dropped)
-                  : l.assoc == 8 ? repl::order_find_shifting_n<8, false>(keys, block, &dropped)
-                                 : repl::order_find_shifting(keys, l.assoc, block, &dropped);
+        int pos = repl::order_find_shifting_plain(keys, l.assoc, block, &dropped);
         if (pos >= 0) {
             if (kind == kWrite) keys[0] |= 1;
             l.refs[kind]++;
@@ -271,7 +269,7 @@ public:
     // repl::order_find_shifting() for a set of L2 or L3 on the short path
     // (below_simple()), whose keys carry no prefetched flag: by vectors
     // with wide_search_ (the assoc of the default machine's levels: 8, 10,
-    // 12, also 16), else unrolled for 12 and 8 ways. memcopy 200 (the miss
+    // 12, also 16), else order_find_shifting_plain(). memcopy 200 (the miss
     // worker on): 4.08 s -> 3.43 s, medians of 5.
     __attribute__((always_inline)) int search_plain(u64* keys, u32 assoc, u64 block, u64* dropped) const {
 #if defined(__x86_64__)
@@ -285,9 +283,7 @@ public:
             }
         }
 #endif
-        return assoc == 12  ? repl::order_find_shifting_n<12, false>(keys, block, dropped)
-               : assoc == 8 ? repl::order_find_shifting_n<8, false>(keys, block, dropped)
-                            : repl::order_find_shifting(keys, assoc, block, dropped);
+        return repl::order_find_shifting_plain(keys, assoc, block, dropped);
     }
     u32 finish_miss(AccessKind kind, u64 block, u64 victim) {
         u32 k = miss_lower_half(kind, block);
@@ -302,7 +298,6 @@ public:
     // a time (repl::order_find_shifting_wide()); the same results. Off
     // until set.
     void set_wide_search(bool on) { wide_search_ = on; }
-    bool wide_search() const { return wide_search_; }
     // For tests: off, every miss takes the general path (the short path must
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases
     // compare them).

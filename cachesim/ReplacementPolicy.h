@@ -102,6 +102,14 @@ inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
     return -1;
 }
 
+// order_find_shifting() for a set whose keys carry no kPrefetchedBit,
+// unrolled for the default machine's 12 ways and for 8.
+inline int order_find_shifting_plain(u64* keys, u32 assoc, u64 block, u64* dropped) {
+    return assoc == 12  ? order_find_shifting_n<12, false>(keys, block, dropped)
+           : assoc == 8 ? order_find_shifting_n<8, false>(keys, block, dropped)
+                        : order_find_shifting(keys, assoc, block, dropped);
+}
+
 // order_find_shifting_n<N, false>() with the set compared two ways per
 // SSE4.1 instruction, for an even N up to 16: the same result and the same
 // set afterwards. The step-by-step search is a load, a store, a compare

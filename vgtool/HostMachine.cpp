@@ -74,10 +74,10 @@ void host_machine_print(const HierarchyConfig& detected) {
 }
 
 bool host_has_sse41() {
-    VexArch arch;
-    VexArchInfo info;
-    VG_(machine_get_VexArchInfo)(&arch, &info);
-    return arch == VexArchAMD64 && (info.hwcaps & VEX_HWCAPS_AMD64_AVX) != 0;
+    if (!VG_(has_cpuid)()) return false;
+    u32 regs[4];
+    run_cpuid(nullptr, 1, 0, regs);
+    return (regs[2] >> 19) & 1;  // leaf 1, ECX bit 19: SSE4.1
 }
 
 }  // namespace ompsim

@@ -19,9 +19,8 @@ bool host_machine_detect(HierarchyConfig& out, ErrorText& err);
 // "ompsim: ..." lines (VG_(umsg): silenced by -q like Valgrind's own).
 void host_machine_print(const HierarchyConfig& detected);
 
-// Whether the host runs SSE4.1, for the cache model's vector set searches
-// (CoherentMachine::set_wide_search()). Valgrind's host capabilities name
-// AVX, not SSE4.1, and every CPU with AVX has SSE4.1: AVX is asked.
+// Whether the host runs SSE4.1 (CPUID, as host detection asks it), for the
+// cache model's vector set searches (CoherentMachine::set_wide_search()).
 bool host_has_sse41();
 
 }  // namespace ompsim
