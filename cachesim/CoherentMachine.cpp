@@ -301,6 +301,7 @@ bool CoherentMachine::core_l1_view(u32 core, bool icache_side, CoreL1View* v) {
     v->watch = cr.watch;
     v->owned = cr.owned_pages;
     v->page_shift = page_shift_;
+    v->ways4 = v->l.lru && v->l.assoc >= 4;
     return true;
 }
 

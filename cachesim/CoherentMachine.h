@@ -158,6 +158,7 @@ public:
         const u32* watch;
         const u64* owned;     // Core::owned_pages
         u32 page_shift;
+        bool ways4;           // l.lru and four ways or more: hit_if() tests ways 1 to 3
         // What first_way_hit() and other_way_hit() do for a hit of kind K
         // on `block` that changes nothing but the counters, the order and
         // the dirty bit: the first way, and for LRU ways 1 to 3 moved to
@@ -599,7 +600,7 @@ inline bool CoherentMachine::CoreL1View::hit_if(u64 b, Allowed allowed) const {
         if (K == kWrite) k[0] = k0 | 1;
         return true;
     }
-    if (!l.lru || l.assoc < 4) return false;
+    if (!ways4) return false;
     u64 k1 = k[1], k2 = k[2], k3 = k[3], hit;
     if (repl::key_matches(k1, b)) {
         if (!allowed(k1)) return false;
