@@ -33,7 +33,7 @@ struct InstrInfo {
     // How many of the superblock's next InstrInfos share this one's cost
     // centre, one after another: a run of certain I1 hits in a stream may
     // cross cost centres, and the replay adds its Ir one cost centre at a
-    // time (CoreSim.cpp, certain_hits()). In what was padding.
+    // time (CoreSim.cpp, run_ir_by_cc()). In what was padding.
     UInt same_cc_next;
     LineCC* cc;
 };
