@@ -789,6 +789,7 @@ void run_replay(bool may_pause) {
     g_in_advance = true;
     g_may_pause = may_pause;
     if (run_rounds()) g_pause_base = stream::bytes_in_use();
+    replayworker::flush();
     g_in_advance = false;
 }
 

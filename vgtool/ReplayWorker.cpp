@@ -95,9 +95,13 @@ Command& slot() {
     return g_ring[g_p.head & (kRing - 1)];
 }
 
+// Published every eighth command (and by flush() when the replay stops,
+// by every wait): each publication is a sequentially consistent store to
+// the line the worker polls, and one per batch took 2 % of the main
+// thread's samples on omp_tasks 1000000 4096 (430 K batches). A worker
+// with nothing to do waits at most for seven more batches to be planned.
 void push() {
-    ++g_p.head;
-    publish();
+    if ((++g_p.head & 7) == 0) publish();
 }
 
 }  // namespace
@@ -107,7 +111,14 @@ void configure(bool on, u32 perturb) {
     g_delay_state = perturb ? (u64(perturb) << 32 | 0x7f4a7c15u) : 0;
 }
 
+void flush() {
+    if (g_started && g_bell.head.v != g_p.head) publish();
+}
+
 bool use() {
+    // Once running, only the monitor decides (direct_replay() does not
+    // change after start-up): the call is made for every batch.
+    if (__builtin_expect(g_started && !ds::g_on, 1)) return true;
     if (g_configured && !g_failed && coresim::direct_replay() && !ds::g_on) {
         if (__builtin_expect(g_started, 1) || start()) return true;
         g_failed = true;

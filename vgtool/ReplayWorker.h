@@ -47,6 +47,10 @@ void relocate(const StackRelocation& r);
 // worker runs exactly what the main thread planned (coresim::run_batch).
 void batch(const Ev* ev, u32 n, u32 quantum);
 
+// Makes every command pushed so far visible to the worker (they are
+// published in groups): the replay calls it when it stops.
+void flush();
+
 // Whether the worker has half a ring of commands still to run: the replay
 // then pauses (replay::advance()).
 bool backlogged();
