@@ -294,8 +294,8 @@ public:
     u32 miss_lower_half(AccessKind kind, u64 block);
     void writeback_l1_victim(u64 block);
     bool owned_misses() const { return plain_ && filtering_; }
-    // The host has SSE4.1 (the tool asks Valgrind, the hosted tests the
-    // compiler): the short path's searches of L2 and L3 compare two keys at
+    // The host has SSE4.1 (the tool asks CPUID, vgtool/HostMachine.h; the
+    // hosted tests the compiler): the short path's searches of L2 and L3 compare two keys at
     // a time (repl::order_find_shifting_wide()); the same results. Off
     // until set.
     void set_wide_search(bool on) { wide_search_ = on; }

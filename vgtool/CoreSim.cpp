@@ -400,8 +400,10 @@ __attribute__((always_inline)) inline void data_replayed(CoherentMachine& m, u32
 //   walk, the quantum as one signed count                  594.8 M / 891.8 M
 //   the L1 tests and the write path forced inline          580.2 M / 840.8 M
 //   CoreL1View::ways4 instead of lru and assoc >= 4        568.8 M / 821.3 M
-// Wall time, medians of 7 alternating runs: omp_loop 1024 40 2.93 s ->
-// 2.67 s, omp_tasks 1000000 4096 2.33 s -> 2.05 s (7 of 7 pairs faster).
+//   a run's certain hits counted here (run_ir_by_cc())     559.2 M / 801.2 M
+// Wall time, medians of 7 alternating runs, after the first three rows:
+// omp_loop 1024 40 2.93 s -> 2.67 s, omp_tasks 1000000 4096 2.33 s ->
+// 2.05 s (7 of 7 pairs faster); the last row within the noise.
 template <bool Mon, bool Moved, bool Line64>
 u32 run_batch_loop(const Ev* ev, u32 n, u32* quantum) {
     CoherentMachine& m = sim::g_machine;

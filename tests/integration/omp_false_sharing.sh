@@ -23,6 +23,15 @@
 # other core than the turn before, so only the first turn on each core
 # misses cold: 4 x 101 - 2 turns, +1 for the final read = 403 coherence
 # misses, all false sharing. With --cores=1 nothing is shared: 0.
+# With 128-byte lines at every level the padded counters share lines two
+# by two (threads 0 and 1, threads 2 and 3): between two turns of a thread
+# its partner wrote the line, so again each thread misses at its turns 1 ..
+# 100 on bytes it alone writes, 400; the final read misses on the first
+# line (thread 1's), while the second was never core 0's (a cold miss):
+# 401 coherence misses, all false sharing, where 64-byte lines give 0.
+# Those runs take the replay's loop for lines other than 64 bytes, with
+# the monitor (on the main thread: the counters' row) and without it (on
+# the replay worker: the run's totals, which nothing else shares).
 runner=$1 unpadded=$2 padded=$3 src=$4 report=$5
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -38,6 +47,8 @@ run unpadded "$unpadded"
 run padded "$padded"
 run cores2 "$unpadded" --cores=2
 run cores1 "$unpadded" --cores=1
+run lines128 "$padded" --L1=48K,12,128 --L2=1280K,10,128 --L3=30M,12,128
+run lines128w "$padded" --L1=48K,12,128 --L2=1280K,10,128 --L3=30M,12,128 --monitor=no
 loop_line=$(grep -n 'INCREMENT(COUNTER(t))' "$src" | cut -d: -f1)
 turns=$(( (1 + 5 * N + Q - 1) / Q ))   # ceil((p + 5N) / Q) for any 0 < p <= Q - 5N mod Q
 expected=$(( T * (turns - 1) + 1 ))
@@ -74,6 +85,13 @@ e2 = t * turns - 2 + 1
 check(c2["Dcm"] == e2 and c2["Dfs"] == e2, f"--cores=2: {c2['Dcm']} coherence, {c2['Dfs']} false-sharing misses, derived {e2}")
 c1, c1doc = structure(tmp + "/cores1.xml", "counters")
 check(c1["Dcm"] == 0 and c1doc.find("totals/coherence").get("coherence-misses") == "0", "--cores=1: no coherence miss")
+l128, l128doc = structure(tmp + "/lines128.xml", "counters")
+check(l128doc.find("machine/cache").get("line-size") == "128", "128-byte lines run: the machine has them")
+check(l128["Dcm"] == expected and l128["Dfs"] == expected,
+      f"padded, 128-byte lines: {l128['Dcm']} coherence, {l128['Dfs']} false-sharing misses, derived {expected}")
+w = ET.parse(tmp + "/lines128w.xml").getroot().find("totals/coherence")
+check(w.get("coherence-misses") == str(expected) and w.get("false-sharing-misses") == str(expected),
+      f"padded, 128-byte lines, replay worker: {w.get('coherence-misses')} coherence misses in all, derived {expected}")
 sys.exit(bad)
 PY
 # The finding users read: the same derived numbers in ompsim-report summary.
