@@ -1,5 +1,6 @@
 #include "EventStream.h"
 
+#include "EventReserve.h"
 #include "ReplayWorker.h"
 
 #include "ToolArray.h"
@@ -68,7 +69,7 @@ Ev* new_events() {
     ++g_in_use;
     reclaim_retired();
     if (g_free_ev_n) return g_free_ev[--g_free_ev_n];
-    return reinterpret_cast<Ev*>(static_cast<char*>(VG_(malloc)("ompsim.stream", kChunkBytes + 16)) + 16);
+    return reinterpret_cast<Ev*>(static_cast<char*>(evreserve::new_block()) + 16);
 }
 
 void free_events(Ev* ev) {
@@ -226,6 +227,7 @@ void save_current() {
 void init(u64 buffer_bytes, bool spill) {
     g_limit = buffer_bytes;
     g_spill_on = spill;
+    evreserve::init(kChunkBytes + 16);
     g_scratch = static_cast<EvChunk*>(VG_(malloc)("ompsim.stream", sizeof(EvChunk)));
     g_scratch->next = nullptr;
     g_scratch->ev = static_cast<Ev*>(VG_(malloc)("ompsim.stream", kChunkBytes));

@@ -145,7 +145,7 @@ namespace {
 constexpr u32 kIdleTurns = 2048;
 }  // namespace
 
-bool Doorbell::wait_for_work(u64 t, u64* h) {
+bool Doorbell::wait_for_work(u64 t, u64* h, bool (*idle_work)()) {
     u32 idle = 0;
     for (;;) {
         u64 x = __atomic_load_n(&head.v, __ATOMIC_ACQUIRE);
@@ -154,12 +154,18 @@ bool Doorbell::wait_for_work(u64 t, u64* h) {
             return true;
         }
         if (__atomic_load_n(&stop.v, __ATOMIC_ACQUIRE)) return false;
+        if (idle_work && idle_work()) {
+            idle = 0;
+            continue;
+        }
         if (++idle < kIdleTurns) {
             __builtin_ia32_pause();
             continue;
         }
         __atomic_store_n(&sleeping.v, 1u, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&stop.v, __ATOMIC_SEQ_CST))
+        // idle_work() reads what the main thread stores before nudge().
+        if (__atomic_load_n(&head.v, __ATOMIC_SEQ_CST) == t && !__atomic_load_n(&stop.v, __ATOMIC_SEQ_CST) &&
+            !(idle_work && idle_work()))
             futex_wait(&sleeping.v, 1);
         __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
         idle = 0;
@@ -176,6 +182,12 @@ void Doorbell::publish(u64 h, bool fenced, u64 lazy) {
         // The worker does not write tail while it sleeps.
         if (h - __atomic_load_n(&tail.v, __ATOMIC_RELAXED) < lazy) return;
     }
+    __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
+    futex_wake(&sleeping.v);
+}
+
+void Doorbell::nudge() {
+    if (!__atomic_load_n(&sleeping.v, __ATOMIC_SEQ_CST)) return;
     __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
     futex_wake(&sleeping.v);
 }

@@ -71,7 +71,9 @@ struct Doorbell {
     // `sleeping`, then reads `head`, both sequentially consistent, as the
     // main thread does the other way round in publish(fenced), so either
     // the worker sees the new head or the main thread sees it sleep.
-    bool wait_for_work(u64 t, u64* h);
+    // With `idle`, the worker calls it between its turns of spinning, and
+    // does not sleep while it returns true (it did a piece of work).
+    bool wait_for_work(u64 t, u64* h, bool (*idle)() = nullptr);
     void finish(u64 t) { __atomic_store_n(&tail.v, t, __ATOMIC_RELEASE); }
     void exiting() { __atomic_store_n(&stop.v, 2u, __ATOMIC_RELEASE); }
     // Main thread: publishes `h` and wakes a sleeping worker. Unfenced, a
@@ -79,6 +81,8 @@ struct Doorbell {
     // Unfenced with `lazy`, a sleeping worker is left asleep until it has
     // `lazy` entries or more to do.
     void publish(u64 h, bool fenced, u64 lazy = 0);
+    // Main thread: wakes the worker if it sleeps (it has idle work).
+    void nudge();
     // Main thread: tells the worker to leave and waits until it has.
     void stop_worker();
     void reset(u64 at);

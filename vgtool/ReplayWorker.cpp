@@ -2,6 +2,7 @@
 
 #include "CoreSim.h"
 #include "DataStructures.h"
+#include "EventReserve.h"
 #include "HostThread.h"
 #include "ReplacementPolicy.h"
 
@@ -53,7 +54,7 @@ void perturb_delay() {
 void worker_main() {
     Command* const ring = g_ring;
     u64 t = g_bell.tail.v, h;  // start() set it (not 0 in a forked child)
-    while (g_bell.wait_for_work(t, &h)) {
+    while (g_bell.wait_for_work(t, &h, evreserve::warm_one_page)) {
         while (t != h) {
             const Command& c = ring[t & (kRing - 1)];
             switch (c.kind) {
@@ -175,6 +176,9 @@ void forked_child() {
     // its own when it replays again.
     g_started = false;
 }
+
+bool running() { return g_started; }
+void nudge() { g_bell.nudge(); }
 
 u64 handed() { return g_p.head; }
 u64 finished() { return g_started ? __atomic_load_n(&g_bell.tail.v, __ATOMIC_ACQUIRE) : g_p.head; }

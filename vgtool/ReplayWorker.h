@@ -51,6 +51,11 @@ void batch(const Ev* ev, u32 n, u32 quantum);
 // published in groups): the replay calls it when it stops.
 void flush();
 
+// Whether the worker thread runs; wakes it if it sleeps, for its idle
+// work (EventReserve.h).
+bool running();
+void nudge();
+
 // Whether the worker has half a ring of commands still to run: the replay
 // then pauses (replay::advance()).
 bool backlogged();

@@ -2,6 +2,7 @@
 #include "DataStructures.h"
 #include "EpapiService.h"
 #include "Instrumenter.h"
+#include "EventReserve.h"
 #include "EventStream.h"
 #include "HostMachine.h"
 #include "HostThread.h"
@@ -660,7 +661,9 @@ void fini(Int /*exitcode*/) {
     replay::finish();
     replayworker::retire();
     if (VG_(clo_verbosity) > 1)
-        VG_(dmsg)("replay thread: %llu batches handed over\n", (ULong)replayworker::batches());
+        VG_(dmsg)("replay thread: %llu batches handed over; event arrays: %llu made resident by it, %llu new "
+                  "on the main thread\n",
+                  (ULong)replayworker::batches(), (ULong)evreserve::taken_warm(), (ULong)evreserve::taken_cold());
     if (g_replay.perturb && VG_(clo_verbosity) > 1)
         VG_(dmsg)("replay perturbed %llu times (--replay-perturb)\n", (ULong)replay::perturbations());
     if (stream::spilled_chunks() && VG_(clo_verbosity) > 0)
