@@ -138,14 +138,37 @@ bool on_spawned_thread() {
 void forked_child() { g_nstacks = 0; }
 
 namespace {
-// Idle turns (pause) before a worker sleeps, about 0.1 ms: sleeping sooner
-// made the main thread wake the miss worker at nearly every publication
-// (256 turns and every 512 entries: chase 3.73 s -> 4.16 s, containers
-// 2.58 s -> 3.11 s, for a third less CPU time).
+// Idle turns (pause) before a worker sleeps, about 0.1 ms where this was
+// measured (20 us on a host whose pause takes 10 ns): sleeping sooner made
+// the main thread wake the miss worker at nearly every publication (256
+// turns and every 512 entries: chase 3.73 s -> 4.16 s, containers 2.58 s
+// -> 3.11 s, for a third less CPU time). The replay worker with 8,192:
+// omp_tasks 1000000 4096 level (2.11 s, 2.10 s).
 constexpr u32 kIdleTurns = 2048;
+// The miss worker naps instead: 256 pauses, then up to 2,000 naps (0.2 s)
+// before it sleeps on the futex. A nap leaves the CPU to the main thread,
+// which a spinning worker slowed (the two CPUs of this host share a core
+// or its power; see wait_turn() below), and the main thread has no worker to
+// wake while it naps. The miss worker spun 12 to 13 % of the samples of
+// memcopy, containers and chase. Medians of alternating runs: memcopy 200
+// 3.73 s -> 3.66 s (5 of 7 pairs faster), with the monitor 5.18 s -> 4.98 s
+// (4 of 5); containers 100000 4 3.54 s -> 3.42 s (5 of 7), with the
+// monitor 6.12 s -> 5.99 s (3 of 5); chase level (4.30 s, 4.28 s). The
+// replay worker keeps its spin: with naps it starts later on new commands
+// (omp_tasks 1000000 4096 2.14 s -> 2.20 s).
+constexpr u32 kNapSpins = 256;
+constexpr u32 kNaps = 2000;
+
+// 20 us asked for, about 100 us with the kernel's default timer slack.
+void nap() {
+    struct {
+        long sec, nsec;
+    } t = {0, 20000};
+    sys3(__NR_nanosleep, reinterpret_cast<long>(&t), 0, 0);
+}
 }  // namespace
 
-bool Doorbell::wait_for_work(u64 t, u64* h, bool (*idle_work)()) {
+bool Doorbell::wait_for_work(u64 t, u64* h, bool (*idle_work)(), bool naps) {
     u32 idle = 0;
     for (;;) {
         u64 x = __atomic_load_n(&head.v, __ATOMIC_ACQUIRE);
@@ -158,8 +181,12 @@ bool Doorbell::wait_for_work(u64 t, u64* h, bool (*idle_work)()) {
             idle = 0;
             continue;
         }
-        if (++idle < kIdleTurns) {
+        if (++idle < (naps ? kNapSpins : kIdleTurns)) {
             __builtin_ia32_pause();
+            continue;
+        }
+        if (naps && idle < kNapSpins + kNaps) {
+            nap();
             continue;
         }
         __atomic_store_n(&sleeping.v, 1u, __ATOMIC_SEQ_CST);
@@ -201,10 +228,9 @@ void Doorbell::stop_worker() {
 
 namespace {
 // The main thread's turn in a wait for a worker: a pause, and after
-// kMainSpins of them a nap of 20 us (about 70 us with the kernel's default
-// timer slack) per turn. This host's two CPUs share a core or its power:
-// a thread spinning on pause beside native stencil 2048 200 made it 10 %
-// slower (1.01 s -> 1.12 s, medians of 5), and the main thread spun
+// kMainSpins of them a nap per turn. This host's two CPUs share a core or
+// its power: a thread spinning on pause beside native stencil 2048 200
+// made it 10 % slower (1.01 s -> 1.12 s, medians of 5), and the main thread spun
 // through the replay's last 0.3 s on omp_tasks, where it waits for the
 // worker's backlog, and at its region markers. omp_tasks 1000000 4096
 // (4 threads), medians of alternating runs: 2.27 s -> 2.14 s (7 of 7
@@ -212,19 +238,14 @@ namespace {
 // napping after 1,024 pauses or after 8,192 gained nothing (2.26 s and
 // 2.27 s, 2.35 s and 2.33 s). Sleeping on a futex that the worker wakes at
 // the tail waited for gained nothing either (2.16 s and 2.18 s; 2.14 s
-// both), although it wakes sooner; nor did the workers' own idle turns as
-// naps instead of pauses (omp_tasks 2.14 s -> 2.20 s: the replay worker
-// starts later on new commands).
+// both), although it wakes sooner, nor did naps of 24 us instead of 100
+// (a timer slack of 1 us for the wait, 4 us asked for: 2.12 s and 2.14 s).
 constexpr u32 kMainSpins = 4096;
 void wait_turn(u32* turns) {
-    if (++*turns <= kMainSpins) {
+    if (++*turns <= kMainSpins)
         __builtin_ia32_pause();
-        return;
-    }
-    struct {
-        long sec, nsec;
-    } nap = {0, 20000};
-    sys3(__NR_nanosleep, reinterpret_cast<long>(&nap), 0, 0);
+    else
+        nap();
 }
 }  // namespace
 

@@ -72,8 +72,9 @@ struct Doorbell {
     // main thread does the other way round in publish(fenced), so either
     // the worker sees the new head or the main thread sees it sleep.
     // With `idle`, the worker calls it between its turns of spinning, and
-    // does not sleep while it returns true (it did a piece of work).
-    bool wait_for_work(u64 t, u64* h, bool (*idle)() = nullptr);
+    // does not sleep while it returns true (it did a piece of work). With
+    // `naps`, it spins a short while, then naps for a while, then sleeps.
+    bool wait_for_work(u64 t, u64* h, bool (*idle)() = nullptr, bool naps = false);
     void finish(u64 t) { __atomic_store_n(&tail.v, t, __ATOMIC_RELEASE); }
     void exiting() { __atomic_store_n(&stop.v, 2u, __ATOMIC_RELEASE); }
     // Main thread: publishes `h` and wakes a sleeping worker. Unfenced, a
