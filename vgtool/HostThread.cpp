@@ -145,8 +145,8 @@ namespace {
 // -> 3.11 s, for a third less CPU time). The replay worker with 8,192:
 // omp_tasks 1000000 4096 level (2.11 s, 2.10 s).
 constexpr u32 kIdleTurns = 2048;
-// The miss worker naps instead: 256 pauses, then up to 2,000 naps (0.2 s)
-// before it sleeps on the futex. A nap leaves the CPU to the main thread,
+// The miss worker naps instead: 256 pauses, then up to 100 naps (about
+// 10 ms) before it sleeps on the futex. A nap leaves the CPU to the main thread,
 // which a spinning worker slowed (the two CPUs of this host share a core
 // or its power; see wait_turn() below), and the main thread has no worker to
 // wake while it naps. The miss worker spun 12 to 13 % of the samples of
@@ -155,9 +155,13 @@ constexpr u32 kIdleTurns = 2048;
 // (4 of 5); containers 100000 4 3.54 s -> 3.42 s (5 of 7), with the
 // monitor 6.12 s -> 5.99 s (3 of 5); chase level (4.30 s, 4.28 s). The
 // replay worker keeps its spin: with naps it starts later on new commands
-// (omp_tasks 1000000 4096 2.14 s -> 2.20 s).
+// (omp_tasks 1000000 4096 2.14 s -> 2.20 s). Up to 2,000 naps (0.2 s)
+// first: the same gains, but matmul, whose worker stops being used after
+// its first misses, paid 0.06 s of system time for the worker's naps
+// (0.03 s -> 0.09 s; 0.05 s with 100 naps: memcopy 3.71 s -> 3.59 s,
+// containers 3.09 s -> 3.02 s, 3 of 5 pairs faster each).
 constexpr u32 kNapSpins = 256;
-constexpr u32 kNaps = 2000;
+constexpr u32 kNaps = 100;
 
 // 20 us asked for, about 100 us with the kernel's default timer slack.
 void nap() {
