@@ -145,21 +145,21 @@ namespace {
 // -> 3.11 s, for a third less CPU time). The replay worker with 8,192:
 // omp_tasks 1000000 4096 level (2.11 s, 2.10 s).
 constexpr u32 kIdleTurns = 2048;
-// The miss worker naps instead: 256 pauses, then up to 100 naps (about
-// 10 ms) before it sleeps on the futex. A nap leaves the CPU to the main thread,
-// which a spinning worker slowed (the two CPUs of this host share a core
-// or its power; see wait_turn() below), and the main thread has no worker to
-// wake while it naps. The miss worker spun 12 to 13 % of the samples of
-// memcopy, containers and chase. Medians of alternating runs: memcopy 200
-// 3.73 s -> 3.66 s (5 of 7 pairs faster), with the monitor 5.18 s -> 4.98 s
-// (4 of 5); containers 100000 4 3.54 s -> 3.42 s (5 of 7), with the
-// monitor 6.12 s -> 5.99 s (3 of 5); chase level (4.30 s, 4.28 s). The
+// The miss worker naps instead: 256 pauses, then up to 100 naps (about 10
+// ms) before it sleeps on the futex. A nap leaves the CPU to the main
+// thread, which a spinning worker slowed (the two CPUs of this host share a
+// core or its power; see wait_turn() below), and the main thread has no
+// worker to wake while it naps. The miss worker spun 12 to 13 % of the
+// samples of memcopy, containers and chase. Medians of alternating runs:
+// memcopy 200 3.73 s -> 3.66 s (5 of 7 pairs faster), with the monitor 5.18
+// s -> 4.98 s (4 of 5); containers 100000 4 3.54 s -> 3.42 s (5 of 7), with
+// the monitor 6.12 s -> 5.99 s (3 of 5); chase level (4.30 s, 4.28 s). The
 // replay worker keeps its spin: with naps it starts later on new commands
-// (omp_tasks 1000000 4096 2.14 s -> 2.20 s). Up to 2,000 naps (0.2 s)
-// first: the same gains, but matmul, whose worker stops being used after
-// its first misses, paid 0.06 s of system time for the worker's naps
-// (0.03 s -> 0.09 s; 0.05 s with 100 naps: memcopy 3.71 s -> 3.59 s,
-// containers 3.09 s -> 3.02 s, 3 of 5 pairs faster each).
+// (omp_tasks 1000000 4096 2.14 s -> 2.20 s). Up to 2,000 naps (0.2 s) first:
+// the same gains, but matmul, whose worker stops being used after its first
+// misses, paid 0.06 s of system time for the worker's naps (0.03 s -> 0.09
+// s; 0.05 s with 100 naps: memcopy 3.71 s -> 3.59 s, containers 3.09 s ->
+// 3.02 s, 3 of 5 pairs faster each).
 constexpr u32 kNapSpins = 256;
 constexpr u32 kNaps = 100;
 
@@ -233,17 +233,17 @@ void Doorbell::stop_worker() {
 namespace {
 // The main thread's turn in a wait for a worker: a pause, and after
 // kMainSpins of them a nap per turn. This host's two CPUs share a core or
-// its power: a thread spinning on pause beside native stencil 2048 200
-// made it 10 % slower (1.01 s -> 1.12 s, medians of 5), and the main thread spun
+// its power: a thread spinning on pause beside native stencil 2048 200 made
+// it 10 % slower (1.01 s -> 1.12 s, medians of 5), and the main thread spun
 // through the replay's last 0.3 s on omp_tasks, where it waits for the
-// worker's backlog, and at its region markers. omp_tasks 1000000 4096
-// (4 threads), medians of alternating runs: 2.27 s -> 2.14 s (7 of 7
-// pairs faster), 2.31 s -> 2.24 s (7 of 9), 2.15 s -> 2.08 s (6 of 7);
-// napping after 1,024 pauses or after 8,192 gained nothing (2.26 s and
-// 2.27 s, 2.35 s and 2.33 s). Sleeping on a futex that the worker wakes at
-// the tail waited for gained nothing either (2.16 s and 2.18 s; 2.14 s
-// both), although it wakes sooner, nor did naps of 24 us instead of 100
-// (a timer slack of 1 us for the wait, 4 us asked for: 2.12 s and 2.14 s).
+// worker's backlog, and at its region markers. omp_tasks 1000000 4096 (4
+// threads), medians of alternating runs: 2.27 s -> 2.14 s (7 of 7 pairs
+// faster), 2.31 s -> 2.24 s (7 of 9), 2.15 s -> 2.08 s (6 of 7); napping
+// after 1,024 pauses or after 8,192 gained nothing (2.26 s and 2.27 s, 2.35
+// s and 2.33 s). Sleeping on a futex that the worker wakes at the tail
+// waited for gained nothing either (2.16 s and 2.18 s; 2.14 s both),
+// although it wakes sooner, nor did naps of 24 us instead of 100 (a timer
+// slack of 1 us for the wait, 4 us asked for: 2.12 s and 2.14 s).
 constexpr u32 kMainSpins = 4096;
 void wait_turn(u32* turns) {
     if (++*turns <= kMainSpins)
