@@ -295,9 +295,9 @@ public:
     void writeback_l1_victim(u64 block);
     bool owned_misses() const { return plain_ && filtering_; }
     // The host has SSE4.1 (the tool asks CPUID, vgtool/HostMachine.h; the
-    // hosted tests the compiler): the short path's searches of L2 and L3 compare two keys at
-    // a time (repl::order_find_shifting_wide()); the same results. Off
-    // until set.
+    // hosted tests the compiler): the short path's searches of L2 and L3
+    // compare two keys at a time (repl::order_find_shifting_wide()); the
+    // same results. Off until set.
     void set_wide_search(bool on) { wide_search_ = on; }
     // For tests: off, every miss takes the general path (the short path must
     // give the same results; CoherentMachineTest.cpp's ShortMissPath* cases

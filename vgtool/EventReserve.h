@@ -8,9 +8,10 @@
 // path (the memory cgroup's charge, its locks): in the phases where the
 // replay waited for a task the recording had not reached, 60 % of the main
 // thread's samples were those faults while the worker spun idle beside it
-// (perf, 0.1 s bins). So the main thread keeps kArrays blocks allocated
-// ahead (VG_(malloc) is not thread-safe, and allocating touches only the
-// block's header), the worker touches their pages when idle, and the main
+// (perf, 0.1 s bins). So the main thread keeps blocks allocated ahead, half
+// as many as the run has used, 16 to 1,024 (VG_(malloc) is not thread-safe,
+// and allocating touches only the block's header), the worker touches
+// their pages when idle, and the main
 // thread takes a block only once the worker has finished it; otherwise it
 // allocates one as before. Which block holds which events changes nothing
 // the simulation sees.

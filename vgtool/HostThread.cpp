@@ -213,20 +213,21 @@ void Doorbell::publish(u64 h, bool fenced, u64 lazy) {
         // The worker does not write tail while it sleeps.
         if (h - __atomic_load_n(&tail.v, __ATOMIC_RELAXED) < lazy) return;
     }
-    __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    futex_wake(&sleeping.v);
+    wake();
 }
 
 void Doorbell::nudge() {
-    if (!__atomic_load_n(&sleeping.v, __ATOMIC_SEQ_CST)) return;
+    if (__atomic_load_n(&sleeping.v, __ATOMIC_SEQ_CST)) wake();
+}
+
+void Doorbell::wake() {
     __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
     futex_wake(&sleeping.v);
 }
 
 void Doorbell::stop_worker() {
     __atomic_store_n(&stop.v, 1u, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&sleeping.v, 0u, __ATOMIC_SEQ_CST);
-    futex_wake(&sleeping.v);
+    wake();
     while (__atomic_load_n(&stop.v, __ATOMIC_ACQUIRE) != 2) __builtin_ia32_pause();
 }
 

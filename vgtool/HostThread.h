@@ -84,6 +84,8 @@ struct Doorbell {
     void publish(u64 h, bool fenced, u64 lazy = 0);
     // Main thread: wakes the worker if it sleeps (it has idle work).
     void nudge();
+    // Main thread: clears `sleeping` and wakes the worker.
+    void wake();
     // Main thread: tells the worker to leave and waits until it has.
     void stop_worker();
     void reset(u64 at);

@@ -95,7 +95,8 @@ void worker_main() {
     Pending* const pending = g_pending;
     u64 t = 0, misses = 0, deep = 0, h;
     u32 k = 0;  // the depth of the last miss
-    while (g_bell.wait_for_work(t, &h, nullptr, true)) {
+    constexpr bool kNaps = true;  // idle: naps, not spins (HostThread.cpp)
+    while (g_bell.wait_for_work(t, &h, nullptr, kNaps)) {
         while (t != h) {
             const Entry& e = ring[t & (kRing - 1)];
             u32 kind = u32(e.bk & 3);
