@@ -56,6 +56,7 @@ typedef enum {
     OMPSIM_USERREQ_HEAP_ALLOC = VG_USERREQ_TOOL_BASE('O', 'M') + 0x100,
     OMPSIM_USERREQ_HEAP_FREE,
     OMPSIM_USERREQ_HEAP_TRACKING, /* 1 if the tool wants the two above */
+    OMPSIM_USERREQ_HEAP_REAL_FNS, /* the wrappers' table of the C library's functions (vgtool/HeapHookList.h) */
     /* Sent by libepapi and the preload library's simulated PAPI (see
      * vgtool/EpapiService.h for the arguments), not by programs. */
     OMPSIM_USERREQ_EPAPI_PROBE = VG_USERREQ_TOOL_BASE('O', 'M') + 0x200,

@@ -138,9 +138,9 @@ void declared_at(Addr a, const HChar** file, UInt* line) {
 
 // Whether `ip` is in libstdc++'s operator new or new[] (any variant).
 // They are not wrapped (the C library's malloc, aligned_alloc and the rest
-// they call are): a wrapper's call to the real function is a trip through
-// Valgrind's scheduler, and a C++ allocation paid two (containers 100000 4:
-// 4.63 s -> 4.31 s without them). Their frames, the first ones above the
+// they call are): when a wrapper's call to the real function was a trip
+// through Valgrind's scheduler, a C++ allocation paid two (containers
+// 100000 4: 4.63 s -> 4.31 s without them). Their frames, the first ones above the
 // wrapper's, are left out of the site, which starts at the code that said
 // `new`, as before. A few return addresses inside them are all there is:
 // a small cache keeps the answers.

@@ -1,44 +1,17 @@
 #include "HeapWrapping.h"
 
 #include "ElfFile.h"
-
-extern "C" {
-// Valgrind's core option --soname-synonyms (pub_core_options.h, not in the
-// tool headers). The tool links the core statically, so it is reachable;
-// m_redir.c reads it each time it reads an object's symbols, which for the
-// preload is after post_clo_init (ld.so maps it as client code).
-extern const HChar* vgPlain_clo_soname_synonyms;
-}
+#include "HeapHooks.h"
 
 namespace ompsim {
 namespace heapwrap {
 namespace {
 
-// The synonym HeapWrappers.c names (VG_SO_SYN(ompsimheap)), and what it
-// stands for: the C library, whose functions the wrappers wrap.
-const HChar kSynonym[] = "ompsimheap";
-const HChar kLibc[] = "libc.so*";
-
-bool g_in_force;
-bool g_warned;
-
-// Whether the user's --soname-synonyms defines the synonym.
-bool user_defines() {
-    const HChar* s = vgPlain_clo_soname_synonyms;
-    SizeT n = sizeof kSynonym - 1;
-    while (s && *s) {
-        if (VG_(strncmp)(s, kSynonym, n) == 0 && s[n] == '=') return true;
-        while (*s && *s != ',') ++s;
-        if (*s == ',') ++s;
-    }
-    return false;
-}
-
 // The program's libraries are searched breadth-first for an OpenMP
 // runtime among their needed libraries, as ld.so would find them: the
 // object's DT_RUNPATH (else DT_RPATH, $ORIGIN expanded), LD_LIBRARY_PATH,
 // then the system's directories (libraries only /etc/ld.so.cache knows
-// are not found: the warning at the runtime's start covers those).
+// are not found: runtime_started() covers those).
 constexpr Int kPath = 512;
 constexpr Int kName = 128;
 constexpr Int kObjects = 32;  // objects read at most (a C++ program: 1 to 3)
@@ -174,27 +147,13 @@ bool needs_openmp(const HChar* exe) {
 }  // namespace
 
 void decide(bool monitor) {
-    if (user_defines()) {
-        g_in_force = true;
-        return;
-    }
-    g_in_force = monitor || needs_openmp(VG_(args_the_exename));
-    if (!g_in_force) return;
-    const HChar* user = vgPlain_clo_soname_synonyms;
-    SizeT n = sizeof kSynonym + sizeof kLibc + (user ? VG_(strlen)(user) + 1 : 0);
-    HChar* s = static_cast<HChar*>(VG_(malloc)("ompsim.synonyms", n));
-    VG_(snprintf)(s, (Int)n, "%s=%s%s%s", kSynonym, kLibc, user && *user ? "," : "", user ? user : "");
-    vgPlain_clo_soname_synonyms = s;
+    if (monitor || needs_openmp(VG_(args_the_exename))) heaphooks::enable();
 }
 
-void runtime_started() {
-    if (g_in_force || g_warned) return;
-    g_warned = true;
-    VG_(umsg)("warning: the OpenMP runtime came in through a library, not the program: its allocations share the "
-              "program's heap, whose addresses may then differ between runs (give "
-              "--soname-synonyms=%s=%s to keep them apart)\n",
-              kSynonym, kLibc);
-}
+// A runtime the search above did not find (one that only ld.so's cache
+// knows, or dlopen brought in): the wrappers go in force now, before its
+// first allocation from a heap of its own.
+void runtime_started() { heaphooks::enable_now(); }
 
 }  // namespace heapwrap
 }  // namespace ompsim

@@ -2,6 +2,7 @@
 
 #include "EpapiService.h"
 #include "EventStream.h"
+#include "HeapHooks.h"
 #include "MissWorker.h"
 #include "OmpIntake.h"
 #include "WrapperCode.h"
@@ -384,6 +385,26 @@ void mark_owner(IRSB* out, omp::CodeOwner owner) {
 
 namespace {
 
+// The first instruction of one of the C library's allocation functions:
+// a call from anywhere but the wrappers' code (return address at the top
+// of the stack outside it) goes to the preload's wrapper (HeapHooks.h),
+// before the instruction is counted. The exit is built from the guest's
+// own RSP and memory; it is not an access of the program.
+void add_heap_hook(IRSB* out, Addr wrapper) {
+    Addr lo, span;
+    if (!wrappers::bounds(&lo, &span)) return;
+    IRTemp sp = newIRTemp(out->tyenv, Ity_I64), ra = newIRTemp(out->tyenv, Ity_I64);
+    IRTemp off = newIRTemp(out->tyenv, Ity_I64), outside = newIRTemp(out->tyenv, Ity_I1);
+    addStmtToIRSB(out, IRStmt_WrTmp(sp, IRExpr_Get(offsetof(VexGuestAMD64State, guest_RSP), Ity_I64)));
+    addStmtToIRSB(out, IRStmt_WrTmp(ra, IRExpr_Load(Iend_LE, Ity_I64, IRExpr_RdTmp(sp))));
+    addStmtToIRSB(out, IRStmt_WrTmp(off, IRExpr_Binop(Iop_Sub64, IRExpr_RdTmp(ra), IRExpr_Const(IRConst_U64(lo)))));
+    // ra - lo >= span, unsigned: span <= ra - lo.
+    addStmtToIRSB(out, IRStmt_WrTmp(outside, IRExpr_Binop(Iop_CmpLE64U, IRExpr_Const(IRConst_U64(span)),
+                                                          IRExpr_RdTmp(off))));
+    addStmtToIRSB(out, IRStmt_Exit(IRExpr_RdTmp(outside), Ijk_Boring, IRConst_U64(wrapper),
+                                   offsetof(VexGuestAMD64State, guest_RIP)));
+}
+
 // A heap wrapper's block that ends in a client request (its magic sequence)
 // first offers the request to g_cfg.heap_request in a helper and, if it was
 // handled, continues at the instruction after the sequence, as the
@@ -472,6 +493,14 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
         IRStmt* st = sb_in->stmts[i];
         if (st->tag == Ist_IMark) {
             Addr a = st->Ist.IMark.addr;
+            // Only before the block's first instruction: VEX has already
+            // dropped the register writes that later ones overwrite (its
+            // first optimisation runs before the tool's instrumentation),
+            // so further in the guest state is exact only where VEX itself
+            // put an exit. HeapHooks.h turns chasing off for that.
+            if (last_imark == 0) {
+                if (Addr w = heaphooks::wrapper_for(a)) add_heap_hook(s.out, w);
+            }
             last_imark = a;
             if (g_cfg.track_owner) {
                 omp::CodeOwner owner = omp::owner_of(a);

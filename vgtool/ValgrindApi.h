@@ -29,6 +29,13 @@ extern "C" {
 #include "pub_tool_transtab.h"
 #include "pub_tool_threadstate.h"
 #include "pub_tool_xarray.h"
+
+// Valgrind's symbol-table walk (pub_core_debuginfo.h, not in the tool
+// headers; the tool links the core statically). On amd64-linux a symbol's
+// SymAVMAs is its one address; 3.19 passes isText, isIFunc and isGlobal.
+Int vgPlain_DebugInfo_syms_howmany(const DebugInfo* di);
+void vgPlain_DebugInfo_syms_getidx(const DebugInfo* di, Int idx, Addr* avma, UInt* size, const HChar** pri_name,
+                                   const HChar*** sec_names, Bool* is_text, Bool* is_ifunc, Bool* is_global);
 }
 
 #include "Types.h"

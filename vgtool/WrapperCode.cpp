@@ -70,6 +70,13 @@ bool in_wrappers(Addr a) {
     return a - g_lo < g_hi - g_lo;
 }
 
+bool bounds(Addr* lo, Addr* span) {
+    in_wrappers(0);  // located if it can be
+    *lo = g_lo;
+    *span = g_hi - g_lo;
+    return *span != 0;
+}
+
 bool skipped(Addr a) { return g_skip && in_wrappers(a); }
 
 }  // namespace wrappers

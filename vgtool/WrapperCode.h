@@ -26,6 +26,8 @@ void mapping_changed();
 // Whether `a` is in the wrappers' code (the first frames of the stack of
 // every heap report, which the monitor leaves out of allocation sites).
 bool in_wrappers(Addr a);
+// The wrappers' code as [lo, lo + span); false (span 0) until it is found.
+bool bounds(Addr* lo, Addr* span);
 
 // Whether the instruction at `a` is wrapper code that is not simulated
 // (asked at translation time).

@@ -48,9 +48,9 @@ trap 'exit 1' HUP INT TERM
 # ompsim's preload library (allocation wrappers) is in every ompsim client.
 # Cachegrind gets it through LD_PRELOAD so that both clients load the same
 # libraries, run the same code (the wrappers are not in force in either run:
-# these programs are serial and run without the monitor, and Cachegrind
-# defines no "ompsimheap" soname synonym; --simulate-wrappers=yes would
-# count them where they are) and see the same environment, variable for
+# these programs are serial and run without the monitor, and only ompsim
+# sends calls to them; --simulate-wrappers=yes would count them where they
+# are) and see the same environment, variable for
 # variable and in the same order (ld.so scans it): both runs get an explicit environment that
 # ends with the variables Valgrind adds, GLIBCXX_FORCE_NEW and LD_PRELOAD.
 # Valgrind edits existing ones in place and appends missing ones, so the
@@ -78,9 +78,14 @@ BASE_ENV+=("VALGRIND_LIB=$VGLIB" "GLIBCXX_FORCE_NEW=1")
 CG_ENV=()
 [ -e "$PRELOAD" ] && CG_ENV=("LD_PRELOAD=$PRELOAD")
 
+# ompsim translates without VEX's chasing, as Callgrind does (see
+# vgtool/ToolMain.cpp, post_clo_init): with chasing, VEX counts more
+# instructions in places (ld.so's intel_check_word, glibc's _int_free), so
+# Cachegrind gets --vex-guest-chase=no to see the same instructions.
+CG_CHASE=--vex-guest-chase=no
 # Word splitting of CACHES / OMPSIM_OPTS is intended.
 # shellcheck disable=SC2086
-env -i "${BASE_ENV[@]}" "${CG_ENV[@]}" "$VALGRIND" --tool=cachegrind --cache-sim=yes $CACHES \
+env -i "${BASE_ENV[@]}" "${CG_ENV[@]}" "$VALGRIND" --tool=cachegrind --cache-sim=yes $CG_CHASE $CACHES \
     --cachegrind-out-file="$T/cg.out" "$@" >"$T/cg.stdout" 2>"$T/cg.stderr" </dev/null
 cg_rc=$?
 # shellcheck disable=SC2086
@@ -138,7 +143,7 @@ fi
 # Cachegrind differing from itself means the reference run was not
 # reproducible, and the second pair decides.
 # shellcheck disable=SC2086
-env -i "${BASE_ENV[@]}" "${CG_ENV[@]}" "$VALGRIND" --tool=cachegrind --cache-sim=yes $CACHES \
+env -i "${BASE_ENV[@]}" "${CG_ENV[@]}" "$VALGRIND" --tool=cachegrind --cache-sim=yes $CG_CHASE $CACHES \
     --cachegrind-out-file="$T/cg2.out" "$@" >"$T/cg2.stdout" 2>"$T/cg2.stderr" </dev/null
 # shellcheck disable=SC2086
 env -i "${BASE_ENV[@]}" "$VALGRIND" --tool=ompsim $OMPSIM_OPTS $CACHES \

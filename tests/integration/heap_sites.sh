@@ -14,13 +14,16 @@
 #    64 lines miss D1: D1mw <= 64.
 #  - With --histogram-lines=8 (512 B buckets over each 4 KiB block) the 8
 #    buckets sum to the totals, and each holds 64 x 1,000 = 64,000 writes.
-#  - One trip through Valgrind's scheduler per heap event: the wrapper's
-#    call of the real function. The wrapper's report is handled in its own
-#    translation (Instrumenter.cpp, add_heap_request). Valgrind's "minor
-#    sched events" (--stats=yes) with the monitor less those without it (no
-#    wrapper in force) are the 2,000 mallocs and frees plus the few of the C
-#    library's start-up and the monitor's: 2,000 to 2,099, where a second
-#    trip per event (the report as a client request) would make 4,000.
+#  - No trip through Valgrind's scheduler per heap event: the C library's
+#    functions go to the wrappers by an exit in their translations, the
+#    wrappers call the real ones directly (vgtool/HeapHooks.h), and the
+#    reports are handled in the wrappers' own translations (Instrumenter.cpp,
+#    add_heap_request). Valgrind's "minor sched events" (--stats=yes) with
+#    the monitor less those without it (no wrapper in force) are the few of
+#    the C library's start-up and the monitor's: under 1,000, where one trip
+#    per malloc and free makes 2,000 or more (Valgrind's function wrapping,
+#    before 2026-11-29: 2,000 to 2,099; with the report as a client request
+#    as well, 4,000).
 runner=$1 bin=$2 src=$3
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -58,7 +61,7 @@ with=$(sched yes)
 rm -f "$t/stats.xml"
 without=$(sched no)
 trips=$(( ${with:-0} - ${without:-0} ))
-if [ -n "$with" ] && [ -n "$without" ] && [ "$trips" -ge 2000 ] && [ "$trips" -lt 2100 ]; then
+if [ -n "$with" ] && [ -n "$without" ] && [ "$trips" -lt 1000 ]; then
   echo "ok: $trips scheduler trips for 2,000 heap events"
 else echo "FAIL: scheduler trips for 2,000 heap events: $trips ($with with the monitor, $without without)"; status=1; fi
 exit $status

@@ -11,6 +11,15 @@
  * client. A per-thread depth counter keeps nested calls (realloc of NULL
  * calls malloc) from reporting one block twice.
  *
+ * The wrappers are plain functions, ompsim_hook_<name> (vgtool/HeapHookList.h).
+ * The tool sends the C library's calls to them as it translates the
+ * functions (vgtool/HeapHooks.h), where they are in force (with
+ * --monitor=yes, and in OpenMP programs: vgtool/HeapWrapping.h); a call
+ * from a wrapper goes on to the real function, found in a table the tool
+ * fills once. Under other tools nothing calls them. (Valgrind's function
+ * wrapping, used until 2026-11-29, reached the real function through a
+ * no-redirect jump: three trips through its scheduler per call.)
+ *
  * Once an OpenMP runtime has registered the OMPT tool, the C library's
  * allocation functions serve requests from the runtime's code from a heap
  * of their own (RuntimeHeap.c), unreported.
@@ -19,14 +28,17 @@
  * their code is in the section "ompsim_heap_wrappers", which ompsim finds in
  * this file (vgtool/WrapperCode) and neither simulates nor counts unless
  * --simulate-wrappers=yes. In containers 100000 4 they were 218 M of 796 M
- * simulated instructions (about 55 per malloc and 60 per free: the
- * register saves of CALL_FN_*, VALGRIND_GET_ORIG_FN, the nesting counter),
- * and HeapWrappers.c:free was the fourth function of the profile. Nothing
+ * simulated instructions when Valgrind's wrapping called the real function
+ * (about 55 per malloc and 60 per free: the register saves of CALL_FN_*,
+ * VALGRIND_GET_ORIG_FN, the nesting counter), and HeapWrappers.c:free was
+ * the fourth function of the profile; alloc_calls' 20,000 calls now add
+ * about 52 each (tests/integration/wrappers.sh). Nothing
  * here tells the tool where the section is, so the program runs the same
  * instructions under every tool. */
 #include <stddef.h>
 #include <string.h>
 
+#include "HeapHookList.h"
 #include "ompsim.h"
 
 #define WRAPPER_CODE __attribute__((section("ompsim_heap_wrappers"), noinline))
@@ -37,16 +49,24 @@
  * instructions of bench/kernels/containers, counted in its profile. */
 static __thread int depth __attribute__((tls_model("initial-exec")));
 
-/* The C library, by the soname synonym "ompsimheap" (Valgrind's
- * VG_SO_SYN(ompsimheap)) rather than libc.so*: Valgrind drops a
- * redirection whose synonym --soname-synonyms does not define, and the tool
- * defines it as libc.so* only when the wrappers are needed (--monitor=yes,
- * or an OpenMP program: vgtool/HeapWrapping.h). Each wrapped call costs a
- * trip through Valgrind's scheduler to reach the real function; a serial
- * program without the monitor makes none (containers 100000 4: 4.14 s ->
- * 3.86 s). Under other tools, which define no synonym, nothing is wrapped
- * either. */
-#define LIBC VgSoSynompsimheap
+/* The C library's functions (the order of HeapHookList.h), asked of the
+ * tool at the first wrapped call: only the tool sends calls here, and only
+ * for the functions it found. */
+static unsigned long real[OMPSIM_HOOK_COUNT];
+WRAPPER_CODE __attribute__((cold)) static void ask_real(void) {
+    unsigned long t[OMPSIM_HOOK_COUNT] = {0};
+    (void)VALGRIND_DO_CLIENT_REQUEST_EXPR(0, OMPSIM_USERREQ_HEAP_REAL_FNS, t, 0, 0, 0, 0);
+    for (int k = 0; k < OMPSIM_HOOK_COUNT; ++k) __atomic_store_n(&real[k], t[k], __ATOMIC_RELAXED);
+}
+static inline unsigned long real_fn(int k) {
+    unsigned long f = __atomic_load_n(&real[k], __ATOMIC_RELAXED);
+    if (__builtin_expect(f == 0, 0)) {
+        ask_real();
+        f = __atomic_load_n(&real[k], __ATOMIC_RELAXED);
+    }
+    return f;
+}
+#define REAL(fn, type) ((type)real_fn(OMPSIM_HOOK_##fn))
 
 /* RuntimeHeap.c. Its code is in the section "ompsim_unsimulated", which
  * only an OpenMP program registers: the two tests every wrapper makes are
@@ -114,64 +134,56 @@ static inline void report_free(void* p) {
     } while (0)
 
 /* void* f(size_t) : malloc, valloc, pvalloc */
-#define WRAP_ALLOC1(soname, fn, rt_align)                        \
-    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) WRAPPER_CODE; \
-    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t n) {        \
-        OrigFn orig;                                             \
+#define WRAP_ALLOC1(fn, rt_align)                                \
+    void* ompsim_hook_##fn(size_t n) WRAPPER_CODE;               \
+    void* ompsim_hook_##fn(size_t n) {                           \
         void* r;                                                 \
-        VALGRIND_GET_ORIG_FN(orig);                              \
         RT_FIRST(n, rt_align);                                   \
         ++depth;                                                 \
-        CALL_FN_W_W(r, orig, n);                                 \
+        r = REAL(fn, void* (*)(size_t))(n);                      \
         --depth;                                                 \
         report_alloc(r, n);                                      \
         return r;                                                \
     }
 
 /* void* f(size_t, X) : memalign and aligned_alloc (align first) */
-#define WRAP_ALLOC2(soname, fn, size_arg, rt_align)              \
-    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t a, size_t b) WRAPPER_CODE; \
-    void* I_WRAP_SONAME_FNNAME_ZU(soname, fn)(size_t a, size_t b) { \
-        OrigFn orig;                                             \
+#define WRAP_ALLOC2(fn, size_arg, rt_align)                      \
+    void* ompsim_hook_##fn(size_t a, size_t b) WRAPPER_CODE;     \
+    void* ompsim_hook_##fn(size_t a, size_t b) {                 \
         void* r;                                                 \
-        VALGRIND_GET_ORIG_FN(orig);                              \
         RT_FIRST(size_arg, rt_align);                            \
         ++depth;                                                 \
-        CALL_FN_W_WW(r, orig, a, b);                             \
+        r = REAL(fn, void* (*)(size_t, size_t))(a, b);           \
         --depth;                                                 \
         report_alloc(r, size_arg);                               \
         return r;                                                \
     }
 
 /* void f(void*) : free and cfree */
-#define WRAP_FREE(soname, fn)                                    \
-    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p) WRAPPER_CODE; \
-    void I_WRAP_SONAME_FNNAME_ZU(soname, fn)(void* p) {          \
-        OrigFn orig;                                             \
-        VALGRIND_GET_ORIG_FN(orig);                              \
+#define WRAP_FREE(fn)                                            \
+    void ompsim_hook_##fn(void* p) WRAPPER_CODE;                 \
+    void ompsim_hook_##fn(void* p) {                             \
         if (runtime_owns(p)) {                                   \
             ompsim_rt_free(p);                                   \
             return;                                              \
         }                                                        \
         report_free(p);                                          \
         ++depth;                                                 \
-        CALL_FN_v_W(orig, p);                                    \
+        REAL(fn, void (*)(void*))(p);                            \
         --depth;                                                 \
     }
 
-WRAP_ALLOC1(LIBC, malloc, 16)
-WRAP_ALLOC1(LIBC, valloc, 4096)
-WRAP_ALLOC1(LIBC, pvalloc, 4096)
-WRAP_ALLOC2(LIBC, memalign, b, a)
-WRAP_ALLOC2(LIBC, aligned_alloc, b, a)
-WRAP_FREE(LIBC, free)
-WRAP_FREE(LIBC, cfree)
+WRAP_ALLOC1(malloc, 16)
+WRAP_ALLOC1(valloc, 4096)
+WRAP_ALLOC1(pvalloc, 4096)
+WRAP_ALLOC2(memalign, b, a)
+WRAP_ALLOC2(aligned_alloc, b, a)
+WRAP_FREE(free)
+WRAP_FREE(cfree)
 
-void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) WRAPPER_CODE;
-void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) {
-    OrigFn orig;
+void* ompsim_hook_calloc(size_t a, size_t b) WRAPPER_CODE;
+void* ompsim_hook_calloc(size_t a, size_t b) {
     void* r;
-    VALGRIND_GET_ORIG_FN(orig);
     if (!b || a <= (size_t)-1 / b) {
         r = runtime_alloc(a * b, 16, __builtin_return_address(0));
         if (r) {
@@ -180,17 +192,16 @@ void* I_WRAP_SONAME_FNNAME_ZU(LIBC, calloc)(size_t a, size_t b) {
         }
     }
     ++depth;
-    CALL_FN_W_WW(r, orig, a, b);
+    r = REAL(calloc, void* (*)(size_t, size_t))(a, b);
     --depth;
     report_alloc(r, a * b);
     return r;
 }
 
-void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) WRAPPER_CODE;
-void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) {
-    OrigFn orig;
+void* ompsim_hook_realloc(void* p, size_t n) WRAPPER_CODE;
+void* ompsim_hook_realloc(void* p, size_t n) {
+    void* (*real_realloc)(void*, size_t) = REAL(realloc, void* (*)(void*, size_t));
     void* r;
-    VALGRIND_GET_ORIG_FN(orig);
     if (runtime_owns(p)) {
         /* A runtime block grows within the runtime's heap (or, past its
          * largest class, into glibc's, unreported). */
@@ -199,7 +210,7 @@ void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) {
         r = ompsim_rt_alloc(n, 16);
         if (!r) {
             ++depth;
-            CALL_FN_W_WW(r, orig, 0, n);
+            r = real_realloc(0, n);
             --depth;
         }
         if (r) {
@@ -210,7 +221,7 @@ void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) {
     }
     if (!p) RT_FIRST(n, 16);
     ++depth;
-    CALL_FN_W_WW(r, orig, p, n);
+    r = real_realloc(p, n);
     --depth;
     /* A failed realloc leaves the old block alone. */
     if (r || n == 0) report_free(p);
@@ -218,11 +229,9 @@ void* I_WRAP_SONAME_FNNAME_ZU(LIBC, realloc)(void* p, size_t n) {
     return r;
 }
 
-int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size_t n) WRAPPER_CODE;
-int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size_t n) {
-    OrigFn orig;
-    long r;
-    VALGRIND_GET_ORIG_FN(orig);
+int ompsim_hook_posix_memalign(void** out, size_t align, size_t n) WRAPPER_CODE;
+int ompsim_hook_posix_memalign(void** out, size_t align, size_t n) {
+    int r;
     if (align >= sizeof(void*) && !(align & (align - 1))) {
         void* rt = runtime_alloc(n, align, __builtin_return_address(0));
         if (rt) {
@@ -231,15 +240,15 @@ int I_WRAP_SONAME_FNNAME_ZU(LIBC, posix_memalign)(void** out, size_t align, size
         }
     }
     ++depth;
-    CALL_FN_W_WWW(r, orig, out, align, n);
+    r = REAL(posix_memalign, int (*)(void**, size_t, size_t))(out, align, n);
     --depth;
     if (r == 0) report_alloc(*out, n);
-    return (int)r;
+    return r;
 }
 
 /* C++'s operator new and delete are not wrapped: libstdc++'s call
- * malloc, aligned_alloc and free, wrapped above, and a wrapper's call to
- * the real function is a trip through Valgrind's scheduler (two per C++
- * allocation when both were wrapped; containers 100000 4: 4.63 s -> 4.31 s).
- * The monitor leaves libstdc++'s operator new frames out of a block's
- * allocation site (vgtool/DataStructures.cpp). */
+ * malloc, aligned_alloc and free, wrapped above (when a wrapper's call of
+ * the real function was a trip through Valgrind's scheduler, wrapping both
+ * cost containers 100000 4 4.63 s against 4.31 s). The monitor leaves
+ * libstdc++'s operator new frames out of a block's allocation site
+ * (vgtool/DataStructures.cpp). */
