@@ -42,16 +42,11 @@ UInt hook_named(const HChar* name, const HChar* prefix) {
 void read_symbols(const DebugInfo* di, const HChar* prefix, Addr* out) {
     Int n = vgPlain_DebugInfo_syms_howmany(di);
     for (Int i = 0; i < n; ++i) {
-        Addr avma = 0;
-        UInt size = 0;
-        const HChar* name = nullptr;
-        const HChar** aliases = nullptr;
-        Bool is_text = False, is_ifunc = False, is_global = False;
-        vgPlain_DebugInfo_syms_getidx(di, i, &avma, &size, &name, &aliases, &is_text, &is_ifunc, &is_global);
-        if (!is_text || is_ifunc || avma == 0) continue;
-        UInt k = hook_named(name, prefix);
-        for (const HChar** a = aliases; k == kCount && a && *a; ++a) k = hook_named(*a, prefix);
-        if (k < kCount && out[k] == 0) out[k] = avma;
+        SymbolEntry e = symbol_entry(di, i);
+        if (!e.is_text || e.is_ifunc || e.avma == 0) continue;
+        UInt k = hook_named(e.name, prefix);
+        for (const HChar** a = e.aliases; k == kCount && a && *a; ++a) k = hook_named(*a, prefix);
+        if (k < kCount && out[k] == 0) out[k] = e.avma;
     }
 }
 

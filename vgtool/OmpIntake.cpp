@@ -909,15 +909,10 @@ const UnrecordedObject* unrecorded_functions(const DebugInfo* di) {
     bool libc = so && has_prefix(so, "libc.so");
     Int n = vgPlain_DebugInfo_syms_howmany(di);
     for (Int i = 0; i < n; ++i) {
-        Addr avma = 0;
-        UInt size = 0;
-        const HChar* name = nullptr;
-        const HChar** aliases = nullptr;
-        Bool is_text = False, is_ifunc = False, is_global = False;
-        vgPlain_DebugInfo_syms_getidx(di, i, &avma, &size, &name, &aliases, &is_text, &is_ifunc, &is_global);
-        if (size == 0 || !(is_ifunc || (libc && is_text && libc_wait_symbol(name, aliases)))) continue;
+        SymbolEntry e = symbol_entry(di, i);
+        if (e.size == 0 || !(e.is_ifunc || (libc && e.is_text && libc_wait_symbol(e.name, e.aliases)))) continue;
         reserve(g_unrec, g_unrec_cap, g_nunrec + 1, 64, "ompsim.unrec");
-        g_unrec[g_nunrec++] = Range{avma, avma + size};
+        g_unrec[g_nunrec++] = Range{e.avma, e.avma + e.size};
     }
     o.n = g_nunrec - o.first;
     return &o;

@@ -45,6 +45,22 @@ namespace ompsim {
 // cachesim/ allocates through this: Valgrind's own heap, never libc.
 Allocator tool_allocator();
 
+// Entry i (0 .. vgPlain_DebugInfo_syms_howmany(di) - 1) of an object's
+// symbol table.
+struct SymbolEntry {
+    Addr avma = 0;
+    UInt size = 0;
+    const HChar* name = nullptr;
+    const HChar** aliases = nullptr;  // null-terminated, or null
+    Bool is_text = False, is_ifunc = False, is_global = False;
+};
+inline SymbolEntry symbol_entry(const DebugInfo* di, Int i) {
+    SymbolEntry e;
+    vgPlain_DebugInfo_syms_getidx(di, i, &e.avma, &e.size, &e.name, &e.aliases, &e.is_text, &e.is_ifunc,
+                                  &e.is_global);
+    return e;
+}
+
 // Prints "valgrind: ompsim: <message>" as one line and exits with status 1.
 // Used for every user error (bad option, impossible geometry, unreadable file).
 __attribute__((noreturn)) void fatal_user_error(const char* message);
