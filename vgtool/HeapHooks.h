@@ -12,9 +12,12 @@
 // alternating runs, 5 of 5 faster both times; docs/performance.md,
 // twenty-third session).
 //
-// The functions' entries are found in libc's symbol table, the wrappers'
-// in the preload's, by name (vgtool/HeapHookList.h), once both objects'
-// symbols have been read.
+// The exit is exact only before a block's first instruction (VEX drops
+// register writes before the tool instruments), so ompsim translates
+// without chasing (ToolMain.cpp, post_clo_init): a call or jump to malloc
+// always starts a block. The functions' entries are found in libc's symbol
+// table, the wrappers' in the preload's, by name (vgtool/HeapHookList.h),
+// once both objects' symbols have been read.
 #ifndef OMPSIM_VGTOOL_HEAPHOOKS_H
 #define OMPSIM_VGTOOL_HEAPHOOKS_H
 

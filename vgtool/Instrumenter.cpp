@@ -497,7 +497,9 @@ IRSB* instrument(VgCallbackClosure* closure, IRSB* sb_in, const VexGuestLayout*,
             // dropped the register writes that later ones overwrite (its
             // first optimisation runs before the tool's instrumentation),
             // so further in the guest state is exact only where VEX itself
-            // put an exit. HeapHooks.h turns chasing off for that.
+            // put an exit; ompsim translates without chasing for that
+            // (post_clo_init in ToolMain.cpp), so a function's first
+            // instruction starts a block.
             if (last_imark == 0) {
                 if (Addr w = heaphooks::wrapper_for(a)) add_heap_hook(s.out, w);
             }
