@@ -18,3 +18,23 @@ expect_line_costs() {
   if [ "$_got" = "$5" ]; then echo "ok: $3: $_got"
   else echo "FAIL: $3: expected '$5', got '$_got'"; status=1; fi
 }
+
+# doc_diff A B: the lines that differ between two profile documents, each
+# group headed by the file and function (or the document part) it lies in,
+# so that a rare failure in CI says where two runs parted.
+doc_diff() {
+  diff -U0 "$1" "$2" | awk -v doc="$1" '
+    BEGIN {
+      where = "(head)"  # then the top-level element, or file:function in <program>
+      while ((getline l < doc) > 0) {
+        ++n
+        if (l ~ /^  <[a-z]/) { where = l; sub(/^  </, "", where); sub(/[ >].*/, "", where); where = "<" where ">" }
+        else if (l ~ /<file path="/) { f = l; sub(/.*<file path="/, "", f); sub(/".*/, "", f); where = f }
+        else if (l ~ /<region type="function" name="/) { g = l; sub(/.*name="/, "", g); sub(/".*/, "", g); where = f ":" g }
+        at[n] = where
+      }
+    }
+    /^(---|\+\+\+) / { next }
+    /^@@/ { split($2, a, ","); ln = substr(a[1], 2) + 0; w = ln < 1 ? at[1] : at[ln]; print "@@ " w " (line " ln ")"; next }
+    { print substr($0, 1, 300) }'
+}

@@ -13,6 +13,7 @@
 # a 64 KiB L2: nearly every L1 miss goes to L3); and with --monitor=yes,
 # where the worker adds each miss's depth to its structure's counters.
 runner=$1 progs=$2
+. "$(dirname "$0")/lib.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -50,6 +51,14 @@ same() {
     echo "FAIL: $name: documents differ"; status=1
     diff "$t/$name/1.sums" "$t/$name/2.sums" | head -n 5
     diff "$t/$name/1.sums" "$t/$name/3.sums" | head -n 5
+    # Which figures differ, by function, so that a rare failure in CI says
+    # where to look (the first document of each run by name).
+    for k in 2 3; do
+      set -- "$t/$name"/1/doc.*.xml
+      a=$1
+      set -- "$t/$name"/$k/doc.*.xml
+      doc_diff "$a" "$1" | head -n 30
+    done
   fi
 }
 

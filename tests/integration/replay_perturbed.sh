@@ -14,6 +14,7 @@
 # between and inside regions, undeferred tasks 200 deep, turns of 7
 # instructions, and the monitor (the replay on the main thread).
 runner=$1 b=$2
+. "$(dirname "$0")/lib.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -48,8 +49,9 @@ check() {
         # threads, structures: where the runs parted), then a few of those.
         cat "$t/$name/r"/doc*.xml | diff "$t/$name/base.xml" - >"$t/diff"
         grep '^[<>]' "$t/diff" | grep -v '<line number=' | cut -c1-300 | head -n 60
-        echo "($(grep -c '^[<>] *<line number=' "$t/diff") differing source-line cost lines, the first ones:)"
-        grep '^[<>] *<line number=' "$t/diff" | head -n 12
+        echo "($(grep -c '^[<>] *<line number=' "$t/diff") differing source-line cost lines, the first ones, by function:)"
+        cat "$t/$name/r"/doc*.xml >"$t/run.xml"
+        doc_diff "$t/$name/base.xml" "$t/run.xml" | grep -E '^@@|^[-+] *<line number=' | head -n 24
       fi
       rm -f "$t/$name/r"/doc*.xml
     done

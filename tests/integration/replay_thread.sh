@@ -28,6 +28,7 @@
 #    sharing two cores, and a 1 MiB --stream-buffer (events spilled to a
 #    file while the replay pauses for the worker).
 runner=$1 b=$2
+. "$(dirname "$0")/lib.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
 status=0
@@ -77,7 +78,7 @@ same() {
     set -- "$t/$name"/non/doc.*.xml
     a=$1
     set -- "$t/$name"/yes/doc.*.xml
-    diff "$a" "$1" | cut -c1-400 | head -n 40
+    doc_diff "$a" "$1" | head -n 60
     grep -h 'batches\|warning' "$t/$name"/non/err "$t/$name"/yes/err
   fi
 }
