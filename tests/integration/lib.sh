@@ -38,3 +38,24 @@ doc_diff() {
     /^@@/ { split($2, a, ","); ln = substr(a[1], 2) + 0; w = ln < 1 ? at[1] : at[ln]; print "@@ " w " (line " ln ")"; next }
     { print substr($0, 1, 300) }'
 }
+
+# doc_pair_diffs DIR_A DIR_B LINES: doc_diff (at most LINES lines) of each
+# document of DIR_A that differs from the one of DIR_B for the same process
+# and dump (the same <run> attributes and <command>). The documents are
+# named by pid, so sorting by name pairs a parent with another run's child.
+doc_pair_diffs() {
+  for _a in "$1"/doc*.xml; do
+    _k=$(sed -n '3,4p' "$_a")
+    _m=
+    for _b in "$2"/doc*.xml; do
+      if [ "$(sed -n '3,4p' "$_b")" = "$_k" ]; then _m=$_b; break; fi
+    done
+    if [ -z "$_m" ]; then
+      echo "@@ $(basename "$_a"): no document of the same process and dump in the other run"
+      continue
+    fi
+    cmp -s "$_a" "$_m" && continue
+    echo "@@ $(basename "$_a") against $(basename "$_m"):"
+    doc_diff "$_a" "$_m" | head -n "$3"
+  done
+}

@@ -52,13 +52,8 @@ same() {
     diff "$t/$name/1.sums" "$t/$name/2.sums" | head -n 5
     diff "$t/$name/1.sums" "$t/$name/3.sums" | head -n 5
     # Which figures differ, by function, so that a rare failure in CI says
-    # where to look (the first document of each run by name).
-    for k in 2 3; do
-      set -- "$t/$name"/1/doc.*.xml
-      a=$1
-      set -- "$t/$name"/$k/doc.*.xml
-      doc_diff "$a" "$1" | head -n 30
-    done
+    # where to look.
+    for k in 2 3; do doc_pair_diffs "$t/$name/1" "$t/$name/$k" 30; done
   fi
 }
 

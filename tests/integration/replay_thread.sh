@@ -72,13 +72,9 @@ same() {
   else
     echo "FAIL: $name: documents differ"; status=1
     diff "$t/$name/non.sums" "$t/$name/yes.sums" | head -n 5
-    # Which figures differ, so that a rare failure in CI says where to look
-    # (with several documents, the first of each run by name, usually the
-    # parent's).
-    set -- "$t/$name"/non/doc.*.xml
-    a=$1
-    set -- "$t/$name"/yes/doc.*.xml
-    doc_diff "$a" "$1" | head -n 60
+    # Which figures differ, by function, so that a rare failure in CI says
+    # where to look.
+    doc_pair_diffs "$t/$name/non" "$t/$name/yes" 60
     grep -h 'batches\|warning' "$t/$name"/non/err "$t/$name"/yes/err
   fi
 }
