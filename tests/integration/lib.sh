@@ -59,3 +59,12 @@ doc_pair_diffs() {
     doc_diff "$_a" "$_m" | head -n "$3"
   done
 }
+
+# pin_pid: the next process id is 20001, where the system lets the test
+# choose it (/proc/sys/kernel/ns_last_pid, as root); false otherwise. A
+# program that prints or formats pids does work that depends on their
+# number of digits, and pids wrap (pid_max 32768 here), so two runs of one
+# test can straddle 9,999 | 10,000.
+pin_pid() {
+  [ -w /proc/sys/kernel/ns_last_pid ] && echo 20000 >/proc/sys/kernel/ns_last_pid 2>/dev/null
+}

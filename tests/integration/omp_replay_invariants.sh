@@ -25,9 +25,7 @@
 # it (/proc/sys/kernel/ns_last_pid); otherwise only the Ir of the
 # program's own source file is compared across runs.
 runner=$1; shift
-pin_pid() {
-    [ -w /proc/sys/kernel/ns_last_pid ] && echo 20000 > /proc/sys/kernel/ns_last_pid 2>/dev/null
-}
+. "$(dirname "$0")/lib.sh"
 if pin_pid; then pinned=1; else pinned=0; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
