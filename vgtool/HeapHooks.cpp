@@ -3,6 +3,7 @@
 #include "HeapHooks.h"
 
 #include "HeapHookList.h"
+#include "WrapperCode.h"
 
 namespace ompsim {
 namespace heaphooks {
@@ -14,7 +15,6 @@ const HChar* const kNames[] = {OMPSIM_HEAP_HOOKS(OMPSIM_HOOK_NAME)};
 constexpr UInt kCount = OMPSIM_HOOK_COUNT;
 static_assert(sizeof kNames / sizeof kNames[0] == kCount, "one name per hook");
 
-const HChar kPreloadName[] = "vgpreload_ompsim-amd64-linux.so";
 const HChar kWrapperPrefix[] = "ompsim_hook_";
 
 bool g_on;
@@ -23,8 +23,6 @@ bool g_maybe_new = true;  // a mapping came since the last search
 Addr g_entry[kCount];     // in the C library (0: not found)
 Addr g_wrapper[kCount];   // in the preload
 Addr g_lo, g_span;        // the entries' span: most instructions are one compare
-
-bool has_prefix(const HChar* s, const HChar* p) { return VG_(strncmp)(s, p, VG_(strlen)(p)) == 0; }
 
 // Which hook `name` (with or without a "@VERSION" suffix, after `prefix`)
 // names; kCount for none.
@@ -50,19 +48,18 @@ void read_symbols(const DebugInfo* di, const HChar* prefix, Addr* out) {
     }
 }
 
-// Looks for the C library and the preload among the objects whose symbols
-// Valgrind has read; done once both are seen. A function of one address
-// with another (glibc's cfree is free) keeps the first hook only.
+// Looks for the C library among the objects whose symbols Valgrind has
+// read, and asks WrapperCode for the preload; done once both are seen. A
+// function of one address with another (glibc's cfree is free) keeps the
+// first hook only.
 void locate() {
     g_maybe_new = false;
     const DebugInfo* libc = nullptr;
-    const DebugInfo* preload = nullptr;
-    for (const DebugInfo* di = VG_(next_DebugInfo)(nullptr); di; di = VG_(next_DebugInfo)(di)) {
+    for (const DebugInfo* di = VG_(next_DebugInfo)(nullptr); di && !libc; di = VG_(next_DebugInfo)(di)) {
         const HChar* so = VG_(DebugInfo_get_soname)(di);
-        const HChar* file = VG_(DebugInfo_get_filename)(di);
-        if (!libc && so && has_prefix(so, "libc.so")) libc = di;
-        if (!preload && file && VG_(strcmp)(VG_(basename)(file), kPreloadName) == 0) preload = di;
+        if (so && has_prefix(so, "libc.so")) libc = di;
     }
+    const DebugInfo* preload = wrappers::preload();
     if (!libc || !preload) return;
     Addr entry[kCount] = {}, wrapper[kCount] = {};
     read_symbols(libc, "", entry);
@@ -87,7 +84,7 @@ void locate() {
         UInt n = 0;
         for (UInt k = 0; k < kCount; ++k) n += g_entry[k] != 0;
         VG_(umsg)("heap wrappers: %u functions of %s sent to %s\n", n, VG_(DebugInfo_get_soname)(libc),
-                  kPreloadName);
+                  VG_(basename)(VG_(DebugInfo_get_filename)(preload)));
     }
 }
 

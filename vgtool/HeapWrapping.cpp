@@ -31,12 +31,10 @@ struct Dynamic {
     HChar runpath[kPath];  // DT_RUNPATH, else DT_RPATH; "" if none
 };
 
-bool starts_with(const HChar* s, const HChar* prefix) { return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0; }
-
 template <size_t N>
 bool starts_with_any(const HChar* s, const HChar* const (&prefixes)[N]) {
     for (const HChar* p : prefixes)
-        if (starts_with(s, p)) return true;
+        if (has_prefix(s, p)) return true;
     return false;
 }
 

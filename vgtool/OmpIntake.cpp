@@ -776,14 +776,9 @@ void whatif(ThreadId tid, bool begin, const HChar* label, Addr where) {
     replay::advance();
 }
 
-namespace {
-bool has_prefix(const HChar* s, const HChar* p);
-}
-
 bool runtime_code(Addr a) { return !g_opt.simulate_runtime && owner_of(a) == kOwnerRuntime; }
 
 namespace {
-bool has_prefix(const HChar* s, const HChar* p) { return VG_(strncmp)(s, p, VG_(strlen)(p)) == 0; }
 Range g_neutral[16];
 u32 g_nneutral;
 Range g_program_cache;

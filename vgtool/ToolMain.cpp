@@ -398,11 +398,12 @@ void post_clo_init() {
     // --vex-guest-chase=no against without): containers 100000 4 with the
     // monitor 5.24 s -> 5.19 s, matmul 400 with it 1.82 s -> 1.79 s,
     // memcopy 200 with it 4.69 s -> 4.76 s, stencil 1024 40 1.34 s -> 1.30
-    // s, omp_tasks 1000000 4096 2.01 s -> 1.98 s. Chasing also merges
-    // small if-then-else shapes whose skipped arm then counts as executed
-    // in every tool: --tool=lackey counts 124,700 instructions of bench's
-    // `empty` with chasing and 123,548 without (intel_check_word alone
-    // 3,220 against 2,980), a loop with a known count the same both ways.
+    // s, omp_tasks 1000000 4096 2.01 s -> 1.98 s. With chasing Valgrind
+    // counts more instructions in places, in every tool (why was not
+    // found): --tool=lackey counts 124,700 instructions of bench's `empty`
+    // with chasing and 123,548 without, Callgrind (no chasing) 123,546;
+    // ld.so's intel_check_word 3,220 against 2,980. A loop with a known
+    // count (7,504) counts the same both ways.
     for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); ++i) {
         const HChar* arg = *static_cast<HChar**>(VG_(indexXA)(VG_(args_for_valgrind), i));
         if (VG_(strcmp)(arg, "--vex-guest-chase=yes") == 0) {

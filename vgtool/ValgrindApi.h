@@ -45,6 +45,11 @@ namespace ompsim {
 // cachesim/ allocates through this: Valgrind's own heap, never libc.
 Allocator tool_allocator();
 
+// Whether `s` starts with `prefix` (sonames, symbol names).
+inline bool has_prefix(const HChar* s, const HChar* prefix) {
+    return VG_(strncmp)(s, prefix, VG_(strlen)(prefix)) == 0;
+}
+
 // Entry i (0 .. vgPlain_DebugInfo_syms_howmany(di) - 1) of an object's
 // symbol table.
 struct SymbolEntry {

@@ -12,6 +12,7 @@ const HChar kSection[] = "ompsim_heap_wrappers";
 
 bool g_skip;                  // --simulate-wrappers=no
 bool g_located;               // the preload's symbols were seen (found or not)
+const DebugInfo* g_preload;   // its symbols, once seen
 // A mapping came or changed since the last search: only then can the
 // preload's symbols have been read. Searching at every translation until
 // ld.so maps the preload was 48,333 searches (a basename() each per
@@ -43,6 +44,7 @@ void locate() {
         const HChar* path = VG_(DebugInfo_get_filename)(di);
         if (!path || VG_(strcmp)(VG_(basename)(path), kPreloadName) != 0) continue;
         g_located = true;
+        g_preload = di;
         Addr addr = 0;
         SizeT size = 0;
         if (!section_in_file(path, addr, size)) {
@@ -56,6 +58,14 @@ void locate() {
     }
 }
 
+// The search, once per new mapping until the preload is seen.
+void locate_if_new() {
+    if (!g_located && g_maybe_new) {
+        g_maybe_new = false;
+        locate();
+    }
+}
+
 }  // namespace
 
 void init(bool simulated) { g_skip = !simulated; }
@@ -63,15 +73,17 @@ void init(bool simulated) { g_skip = !simulated; }
 void mapping_changed() { g_maybe_new = true; }
 
 bool in_wrappers(Addr a) {
-    if (!g_located && g_maybe_new) {
-        g_maybe_new = false;
-        locate();
-    }
+    locate_if_new();
     return a - g_lo < g_hi - g_lo;
 }
 
+const DebugInfo* preload() {
+    locate_if_new();
+    return g_preload;
+}
+
 bool bounds(Addr* lo, Addr* span) {
-    in_wrappers(0);  // located if it can be
+    locate_if_new();
     *lo = g_lo;
     *span = g_hi - g_lo;
     return *span != 0;

@@ -28,6 +28,9 @@ void mapping_changed();
 bool in_wrappers(Addr a);
 // The wrappers' code as [lo, lo + span); false (span 0) until it is found.
 bool bounds(Addr* lo, Addr* span);
+// The preload's symbols (HeapHooks.cpp reads its wrappers there); null
+// until Valgrind has read them.
+const DebugInfo* preload();
 
 // Whether the instruction at `a` is wrapper code that is not simulated
 // (asked at translation time).

@@ -18,7 +18,7 @@
  * from a wrapper goes on to the real function, found in a table the tool
  * fills once. Under other tools nothing calls them. (Valgrind's function
  * wrapping, used until 2026-11-29, reached the real function through a
- * no-redirect jump: three trips through its scheduler per call.)
+ * no-redirect jump: a trip through its scheduler per call.)
  *
  * Once an OpenMP runtime has registered the OMPT tool, the C library's
  * allocation functions serve requests from the runtime's code from a heap
