@@ -149,11 +149,10 @@ struct Range {
     u64 lo, hi;   // [lo, hi)
     u64 prio;     // larger wins: user bit 63, then the add sequence number
     u32 sid;      // structure
-    u32 link;     // free list / removal chain
+    u32 link;     // removal chain
     bool user;
     bool big;     // in the big-range list rather than the page table
-    bool live;
-    bool mark;
+    bool mark;    // in a removal chain
 };
 
 // One 4 KiB page of the page table and the small ranges touching it, sorted
@@ -432,6 +431,7 @@ private:
     template <class F>
     void for_each_starting_at(u64 lo, F f) const;
     void page_remove(u64 page, u32 r);
+    void page_remove_at(u32 slot, u32 pos);
 
     Allocator alloc_;
     MonitorConfig cfg_;
@@ -461,7 +461,9 @@ private:
     u32 nstructs_, cap_structs_, ncounted_;
 
     mon::Range* ranges_;
-    u32 nranges_, cap_ranges_, free_range_, live_ranges_;
+    u32 nranges_, cap_ranges_, live_ranges_;
+    u32* free_ids_;   // free ranges (RangeMonitor::new_range()), room for cap_ranges_
+    u32 nfree_ids_;
     u64 seq_;
 
     mon::Page* pages_;
