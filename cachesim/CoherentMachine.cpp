@@ -96,6 +96,7 @@ bool CoherentMachine::init(const HierarchyConfig& cfg, u32 max_cores, const Allo
     observe_ = false;
     simple_ = false;
     l2_ = nullptr;
+    l2_second_ = false;
     plain_ = false;
     allow_simple_ = true;
     wide_search_ = false;
@@ -215,6 +216,7 @@ void CoherentMachine::destroy() {
     multi_ = false;
     simple_ = false;
     l2_ = nullptr;
+    l2_second_ = false;
     plain_ = false;
 }
 
@@ -535,6 +537,7 @@ void CoherentMachine::update_simple() {
     plain_ = ok;
     simple_ = ok && !multi_;
     l2_ = simple_ && levels_ >= 2 ? (plevels_ > 1 ? &cores_[0].lv[1] : &shared_[1]) : nullptr;
+    l2_second_ = l2_ && l2_->assoc() >= 2;
     if (!plain_) forget_owned_pages();  // miss_owned() runs only on the short path
 }
 

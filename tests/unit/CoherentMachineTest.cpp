@@ -929,6 +929,50 @@ void expect_shifting_view_matches_access(bool wide) {
 
 TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) { expect_shifting_view_matches_access(false); }
 
+// view_rest_shifting() takes a hit on L2's way 1 itself, swapping the two
+// front ways (matmul's column of B). Blocks 0 and 32 share D1's set 0 and
+// L2's set 0 of desktop_shape(); twelve blocks of D1's set 0 and L2's set
+// 16 then push both out of D1 only, so block 0, read again, misses D1 and
+// finds itself on L2's way 1 (depth 1). Nine more blocks of L2's set 0
+// then evict its least recent line, 32 if the hit moved 0 to the front:
+// the counters and contents (dirty bits included) must be the general
+// path's, access by access.
+TEST(CoherentSingleCore, ViewTakesL2SecondWayHit) {
+    HierarchyConfig c = desktop_shape();
+    CoherentMachine view, plain;
+    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
+    ASSERT_TRUE(view.simple_misses());
+    CoherentMachine::L1View vd;
+    ASSERT_TRUE(view.l1_view(false, &vd));
+    Trace t;
+    auto ref = [&](AccessKind k, u64 b) { t.push_back(Ref{0, k, b, kAllBytes}); };
+    ref(kWrite, 0);
+    ref(kRead, 32);
+    for (u64 m = 0; m < 12; ++m) ref(kRead, 16 * (2 * m + 1));
+    ref(kRead, 0);  // L2 way 1, behind 32
+    for (u64 m = 0; m < 9; ++m) ref(kRead, 32 * (m + 2));
+    ref(kWrite, 32);  // gone from L2: L3
+    std::vector<u32> depths;
+    for (const Ref& x : t) {
+        u64* k = vd.keys + (x.block & vd.set_mask) * vd.assoc;
+        u32 got;
+        if (repl::key_matches(*k, x.block)) {
+            if (x.kind == kWrite) *k |= 1;
+            vd.refs[x.kind]++;
+            got = 0;
+        } else {
+            got = view.view_rest_shifting(vd, x.kind, x.block);
+        }
+        ASSERT_EQ(got, plain.access(0, x.kind, x.block, kAllBytes)) << depths.size();
+        depths.push_back(got);
+    }
+    EXPECT_EQ(depths[14], 1u);
+    EXPECT_EQ(depths.back(), 2u);
+    expect_same_state(view, plain, c, t);
+    view.destroy();
+    plain.destroy();
+}
+
 TEST(CoherentSingleCore, WideViewSearchMatchesAccess) {
     if (!__builtin_cpu_supports("sse4.1")) GTEST_SKIP() << "the host has no SSE4.1";
     expect_shifting_view_matches_access(true);
