@@ -653,10 +653,10 @@ void RangeMonitor::page_remove_at(u32 slot, u32 pos) {
 // a whole container and then allocates again has long left the host's
 // caches (containers 100000 4 with the monitor: a host miss per
 // allocation, 215 of the main thread's 11,300 perf samples on that one
-// load). With the two changes below, a replay of that program's 1.5 M
-// heap events into a hosted monitor took 72 ns an event instead of 97, and
-// the run itself 6.30 s instead of 6.40 s (--miss-thread=no, medians of 5,
-// faster in 4 of 5 pairs). The stack has room for every range, so that
+// load). With the two changes below, `make bench-heap` (that program's
+// 1.5 M heap events replayed into a hosted monitor) takes 94 ns an event
+// instead of 136 to 140, and the run itself 6.30 s instead of 6.40 s
+// (--miss-thread=no, medians of 5, faster in 4 of 5 pairs). The stack has room for every range, so that
 // free_range() cannot fail.
 u32 RangeMonitor::new_range() {
     if (nfree_ids_) return free_ids_[--nfree_ids_];
