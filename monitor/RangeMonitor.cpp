@@ -59,15 +59,15 @@ void zero_bytes(void* p, size_t n) {
 // How many of the n ascending values are <= key (the index of the first
 // one above it). Branch-free: the step is a conditional move, since a page
 // of small heap blocks makes every comparison a coin toss.
-u32 upper_bound(const u16* v, u32 n, u16 key) {
+u32 upper_bound(const mon::PageEntry* v, u32 n, u16 key) {
     if (n == 0) return 0;
-    const u16* b = v;
+    const mon::PageEntry* b = v;
     for (u32 len = n; len > 1;) {
         u32 half = len / 2;
-        b = b[half] <= key ? b + half : b;
+        b = b[half].start <= key ? b + half : b;
         len -= half;
     }
-    return u32(b - v) + (*b <= key ? 1u : 0u);
+    return u32(b - v) + (b->start <= key ? 1u : 0u);
 }
 
 void copy_bytes(void* d, const void* s, size_t n) {
@@ -81,14 +81,11 @@ void copy_bytes(void* d, const void* s, size_t n) {
 
 // Copies n entries; the index, if `to` has one, is made from them.
 void copy_lists(const mon::PageLists& to, const mon::PageLists& from, u32 n) {
-    copy_bytes(to.ids, from.ids, sizeof(u32) * n);
-    copy_bytes(to.sids, from.sids, sizeof(u32) * n);
-    copy_bytes(to.starts, from.starts, sizeof(u16) * n);
-    copy_bytes(to.ends, from.ends, sizeof(u16) * n);
+    for (u32 i = 0; i < n; ++i) to.e[i] = from.e[i];
     if (!to.first) return;
     u32 i = 0;
     for (u32 g = 0; g < mon::kGrains; ++g) {
-        while (i < n && to.starts[i] < g << mon::kGrainBits) ++i;
+        while (i < n && to.e[i].start < g << mon::kGrainBits) ++i;
         to.first[g] = u8(i);
     }
 }
@@ -111,8 +108,8 @@ void index_start(const mon::PageLists& l, u32 start, int delta) {
 
 // How many of the page's `count` ranges start at or before offset `off`.
 inline u32 starts_upto(const mon::PageLists& l, u32 count, u32 off) {
-    u32 i = l.first ? l.first[off >> mon::kGrainBits] : count > kInline ? upper_bound(l.starts, count, u16(off)) : 0;
-    while (i < count && l.starts[i] <= off) ++i;
+    u32 i = l.first ? l.first[off >> mon::kGrainBits] : count > kInline ? upper_bound(l.e, count, u16(off)) : 0;
+    while (i < count && l.e[i].start <= off) ++i;
     return i;
 }
 
@@ -563,7 +560,7 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
     Page& p = pages_[slot];
     if ((p.cap == 0 && p.count == kInline) || (p.cap && p.count == p.cap)) {
         u32 cap = p.cap ? 2 * p.cap : 2 * kInline;
-        u32* h = static_cast<u32*>(mem(page_heap_bytes(cap)));
+        mon::PageEntry* h = static_cast<mon::PageEntry*>(mem(page_heap_bytes(cap)));
         if (!h) return false;
         copy_lists(lists_in(h, cap), page_lists(p), p.count);
         if (p.cap) unmem(p.heap);
@@ -581,26 +578,21 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
         // the page's end ends after it), so the neighbours' ranges, which
         // the host has mostly evicted, are not read.
         u32 start = u32(lo - base), end = u32(hi - base);
-        for (; pos > 0 && l.starts[pos - 1] > start; --pos) l.move(pos, pos - 1);
-        l.ids[pos] = r;
-        l.sids[pos] = ranges_[r].sid;
-        l.starts[pos] = u16(start);
-        l.ends[pos] = u16(end);
+        for (; pos > 0 && l.e[pos - 1].start > start; --pos) l.move(pos, pos - 1);
+        l.e[pos] = mon::PageEntry{u16(start), u16(end), ranges_[r].sid, r};
         index_start(l, start, +1);
         ++p.count;
-        if (pos > 0 && l.ends[pos - 1] > start) p.overlap = 1;
-        if (pos + 1 < p.count && end > l.starts[pos + 1]) p.overlap = 1;
+        if (pos > 0 && l.e[pos - 1].end > start) p.overlap = 1;
+        if (pos + 1 < p.count && end > l.e[pos + 1].start) p.overlap = 1;
         return true;
     }
-    for (; pos > 0 && ranges_[l.ids[pos - 1]].lo > lo; --pos) l.move(pos, pos - 1);
-    l.ids[pos] = r;
-    l.sids[pos] = ranges_[r].sid | (crosses ? mon::kCrossesPage : 0);
-    l.starts[pos] = u16(lo > base ? lo - base : 0);
-    l.ends[pos] = u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1);
-    index_start(l, l.starts[pos], +1);
+    for (; pos > 0 && ranges_[l.e[pos - 1].id].lo > lo; --pos) l.move(pos, pos - 1);
+    l.e[pos] = mon::PageEntry{u16(lo > base ? lo - base : 0), u16(hi - base < kPageMask + 1 ? hi - base : kPageMask + 1),
+                              ranges_[r].sid | (crosses ? mon::kCrossesPage : 0), r};
+    index_start(l, l.e[pos].start, +1);
     ++p.count;
-    if (pos > 0 && ranges_[l.ids[pos - 1]].hi > lo) p.overlap = 1;
-    if (pos + 1 < p.count && hi > ranges_[l.ids[pos + 1]].lo) p.overlap = 1;
+    if (pos > 0 && ranges_[l.e[pos - 1].id].hi > lo) p.overlap = 1;
+    if (pos + 1 < p.count && hi > ranges_[l.e[pos + 1].id].lo) p.overlap = 1;
     return true;
 }
 
@@ -614,7 +606,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
     u64 lo = ranges_[r].lo, base = page << kPageBits;
     u32 start = u32(lo > base ? lo - base : 0);
     u32 pos = start ? starts_upto(l, p.count, start - 1) : 0;
-    while (pos < p.count && l.ids[pos] != r) ++pos;
+    while (pos < p.count && l.e[pos].id != r) ++pos;
     if (pos == p.count) return;
     page_remove_at(slot, pos);
 }
@@ -623,7 +615,7 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
 void RangeMonitor::page_remove_at(u32 slot, u32 pos) {
     Page& p = pages_[slot];
     mon::PageLists l = page_lists(p);
-    index_start(l, l.starts[pos], -1);
+    index_start(l, l.e[pos].start, -1);
     for (u32 i = pos + 1; i < p.count; ++i) l.move(i - 1, i);
     --p.count;
     if (p.count == 0) {
@@ -632,7 +624,7 @@ void RangeMonitor::page_remove_at(u32 slot, u32 pos) {
         return;
     }
     if (p.cap && p.count <= kInline) {
-        u32* heap = p.heap;
+        mon::PageEntry* heap = p.heap;
         p.cap = 0;  // page_lists(p) is now the inline lists
         copy_lists(page_lists(p), l, p.count);
         unmem(heap);
@@ -642,7 +634,7 @@ void RangeMonitor::page_remove_at(u32 slot, u32 pos) {
     if (p.overlap) {
         p.overlap = 0;
         for (u32 i = 1; i < p.count; ++i)
-            if (ranges_[l.ids[i - 1]].hi > ranges_[l.ids[i]].lo) p.overlap = 1;
+            if (ranges_[l.e[i - 1].id].hi > ranges_[l.e[i].id].lo) p.overlap = 1;
     }
 }
 
@@ -932,7 +924,7 @@ void RangeMonitor::for_each_starting_at(u64 lo, F f) const {
         const mon::PageLists l = page_lists(p);
         u16 off = u16(lo & kPageMask);
         u32 i = off ? starts_upto(l, p.count, off - 1) : 0;
-        for (; i < p.count && l.starts[i] == off; ++i) f(l.ids[i]);
+        for (; i < p.count && l.e[i].start == off; ++i) f(l.e[i].id);
     }
     for (u32 i = 0; i < nbig_; ++i) f(big_[i]);
 }
@@ -959,20 +951,20 @@ u32 RangeMonitor::remove_range(u64 lo, MonitorRangeClass which) {
         const mon::PageLists l = page_lists(p);
         u16 off = u16(lo & kPageMask);
         u32 i = off ? starts_upto(l, p.count, off - 1) : 0, j = i;
-        while (j < p.count && l.starts[j] == off) ++j;
-        if (j == i + 1 && !(l.sids[i] & mon::kCrossesPage)) {
+        while (j < p.count && l.e[j].start == off) ++j;
+        if (j == i + 1 && !(l.e[i].sid & mon::kCrossesPage)) {
             // Within the page: its range starts at lo, and its structure
             // gives its class.
-            if (which & (structs_[l.sids[i]].user ? kUserRanges : kAutomaticRanges)) {
-                u32 r = l.ids[i];
-                invalidate(lo, (lo & ~kPageMask) + l.ends[i]);
+            if (which & (structs_[l.e[i].sid].user ? kUserRanges : kAutomaticRanges)) {
+                u32 r = l.e[i].id;
+                invalidate(lo, (lo & ~kPageMask) + l.e[i].end);
                 page_remove_at(slot, i);
                 free_range(r);
                 --live_ranges_;
                 ++n;
             }
         } else {
-            for (u32 k = i; k < j; ++k) take(l.ids[k]);
+            for (u32 k = i; k < j; ++k) take(l.e[k].id);
         }
     }
     for (u32 k = 0; k < nbig_; ++k) take(big_[k]);
@@ -1009,8 +1001,8 @@ u32 RangeMonitor::remove_ranges_in(u64 lo, u64 size) {
         ++n;
     };
     auto take_page = [&](const Page& p) {
-        const u32* ids = page_lists(p).ids;
-        for (u32 i = 0; i < p.count; ++i) take(ids[i]);
+        const mon::PageEntry* e = page_lists(p).e;
+        for (u32 i = 0; i < p.count; ++i) take(e[i].id);
     };
     u64 first_pg = lo >> kPageBits, last_pg = last >> kPageBits;
     u32 slots = 1u << page_bits_;
@@ -1144,52 +1136,46 @@ void RangeMonitor::resolve(u64 addr, u32 thread, CacheEntry& e, u64* range_size)
     if (slot != kNone) {
         const Page& p = pages_[slot];
         const mon::PageLists l = page_lists(p);
-        const u32* ids = l.ids;
         if (!p.overlap) {
             // The page's offsets give the bounds (clamped to the page, as the
             // interval is); only a winner's range is read.
-            const u16* starts = l.starts;
-            const u16* ends = l.ends;
-            // Most resolutions meet the page's offsets cold (a walk through
+            const mon::PageEntry* en = l.e;
+            // Most resolutions meet the page's entries cold (a walk through
             // a map visits a page's blocks once): a binary search then met
             // its lines one miss after another. Asked for together, they
             // cost about one miss.
             if (!l.first) {
-                for (u32 i = 0; i < p.count; i += 32) {
-                    __builtin_prefetch(starts + i);
-                    __builtin_prefetch(ends + i);
-                    __builtin_prefetch(l.sids + i);
-                    __builtin_prefetch(l.sids + i + 16);
-                }
+                const char* b = reinterpret_cast<const char*>(en);
+                for (size_t k = 0; k < sizeof(mon::PageEntry) * p.count; k += 64) __builtin_prefetch(b + k);
             }
             u64 base = addr & ~kPageMask;
             u32 off = u32(addr & kPageMask);
             u32 lo = starts_upto(l, p.count, off);  // first range with lo > addr
-            if (lo < p.count) ilast = min64(ilast, base + starts[lo] - 1);
+            if (lo < p.count) ilast = min64(ilast, base + en[lo].start - 1);
             if (lo > 0) {
-                if (off < ends[lo - 1]) {
+                const mon::PageEntry& b = en[lo - 1];
+                if (off < b.end) {
                     // A segment's range is the only rival, and a range
                     // leaving the page has bounds the page lacks: only then
                     // is the range itself read (its priority is then not
                     // needed again).
-                    u32 sid = l.sids[lo - 1];
-                    if (win == kNone && !(sid & mon::kCrossesPage)) {
-                        win = sid;
-                        win_lo = base + starts[lo - 1];
-                        win_hi = base + ends[lo - 1];
+                    if (win == kNone && !(b.sid & mon::kCrossesPage)) {
+                        win = b.sid;
+                        win_lo = base + b.start;
+                        win_hi = base + b.end;
                     } else {
-                        const Range& g = ranges_[ids[lo - 1]];
+                        const Range& g = ranges_[b.id];
                         if (win == kNone || g.prio > win_prio) take(g);
                     }
-                    ilo = max64(ilo, base + starts[lo - 1]);
-                    ilast = min64(ilast, base + ends[lo - 1] - 1);
+                    ilo = max64(ilo, base + b.start);
+                    ilast = min64(ilast, base + b.end - 1);
                 } else {
-                    ilo = max64(ilo, base + ends[lo - 1]);
+                    ilo = max64(ilo, base + b.end);
                 }
             }
         } else {
             for (u32 i = 0; i < p.count; ++i) {
-                const Range& g = ranges_[ids[i]];
+                const Range& g = ranges_[l.e[i].id];
                 if (g.lo <= addr && addr < g.hi) {
                     if (g.prio > win_prio) take(g);
                 } else if (g.hi <= addr) {
@@ -1276,20 +1262,21 @@ __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, 
     u32 off = u32(addr & kPageMask);
     u32 i = starts_upto(l, p.count, off);
     u64 base = addr & ~kPageMask;
-    if (i == 0 || off >= l.ends[i - 1]) {
+    if (i == 0 || off >= l.e[i - 1].end) {
         // Between blocks (the allocator's headers): nothing counts there.
-        e.lo = base + (i ? l.ends[i - 1] : 0);
-        e.len = base + (i < p.count ? l.starts[i] : kPageMask + 1) - e.lo;
+        e.lo = base + (i ? l.e[i - 1].end : 0);
+        e.len = base + (i < p.count ? l.e[i].start : kPageMask + 1) - e.lo;
         point_at_nothing(e);
         return true;
     }
-    if (l.sids[i - 1] & mon::kCrossesPage) return false;
-    Structure& s = structs_[l.sids[i - 1]];
+    const mon::PageEntry& b = l.e[i - 1];
+    if (b.sid & mon::kCrossesPage) return false;
+    Structure& s = structs_[b.sid];
     if (!s.counted) return false;
     Row* row = s.cur_row && s.cur_thread == cache_thread_ ? s.cur_row : row_for(s, cache_thread_);
     if (row == &s.overflow) return false;
-    e.lo = base + l.starts[i - 1];
-    e.len = u64(l.ends[i - 1] - l.starts[i - 1]);
+    e.lo = base + b.start;
+    e.len = u64(b.end - b.start);
     e.s = &s;
     e.row = row;
     e.base = e.lo;
