@@ -560,7 +560,7 @@ private:
     bool simple_;          // access_demand() takes miss_simple() for core 0
     bool plain_;           // the configuration allows the short miss path
     CacheLevel* l2_;       // simple_ with two levels or more: core 0's level 2 (view_rest_shifting())
-    bool l2_second_;  // l2_ has two ways or more: view_rest_shifting() tests way 1
+    bool l2_second_;       // l2_ has two ways or more: view_rest_shifting() tests way 1
     bool allow_simple_;    // tests may turn the short path off
     bool wide_search_;     // the short path searches L2 and L3 by vectors (SSE4.1)
     bool wb_private_;      // every private level is write-back

@@ -404,13 +404,16 @@ void post_clo_init() {
     // with chasing and 123,548 without, Callgrind (no chasing) 123,546;
     // ld.so's intel_check_word 3,220 against 2,980. A loop with a known
     // count (7,504) counts the same both ways.
-    for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); ++i) {
-        const HChar* arg = *static_cast<HChar**>(VG_(indexXA)(VG_(args_for_valgrind), i));
-        if (VG_(strcmp)(arg, "--vex-guest-chase=yes") == 0) {
-            VG_(umsg)("warning: ompsim translates without chasing: --vex-guest-chase=yes ignored\n");
-            break;
+    // The warning goes with the core's own reading of the option, the last
+    // one given (command line, VALGRIND_OPTS, .valgrindrc).
+    if (VG_(clo_vex_control).guest_chase)
+        for (Word i = 0; i < VG_(sizeXA)(VG_(args_for_valgrind)); ++i) {
+            const HChar* arg = *static_cast<HChar**>(VG_(indexXA)(VG_(args_for_valgrind), i));
+            if (VG_(strcmp)(arg, "--vex-guest-chase=yes") == 0) {
+                VG_(umsg)("warning: ompsim translates without chasing: --vex-guest-chase=yes ignored\n");
+                break;
+            }
         }
-    }
     VG_(clo_vex_control).guest_chase = False;
     heapwrap::decide(g_ds.enabled);
     replay::init(g_replay);
