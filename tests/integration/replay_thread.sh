@@ -75,7 +75,7 @@ same() {
     # Which figures differ, by function, so that a rare failure in CI says
     # where to look.
     doc_pair_diffs "$t/$name/non" "$t/$name/yes" 60
-    grep -h 'batches\|warning' "$t/$name"/non/err "$t/$name"/yes/err
+    grep -h 'batches\|warning\|code pointer\|registration' "$t/$name"/non/err "$t/$name"/yes/err
   fi
 }
 
