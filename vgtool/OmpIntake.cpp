@@ -17,6 +17,12 @@ namespace omp {
 
 namespace {
 
+// RuntimeRegistration.h; -v says when there was one.
+void drop_dead_registration() {
+    if (forget_dead_registration() && VG_(clo_verbosity) > 1)
+        VG_(dmsg)("removed a dead OpenMP runtime's registration for this process from /dev/shm\n");
+}
+
 // OMPT constants used here (omp-tools.h, OpenMP 5.1).
 enum : UWord {
     kThreadWorker = 2,
@@ -363,6 +369,14 @@ void thread_running(ThreadId tid) {
     if (g_streaming) stream::set_current(recording_stream(rec(tid)));
 }
 
+void forked_child() {
+    // libomp's fork handler makes the child initialize again at its next
+    // OpenMP call, which registers under the child's pid, without asking
+    // the tool to start (requests_fork's child left such a file at its
+    // _exit).
+    if (g_openmp) drop_dead_registration();
+}
+
 void thread_created(ThreadId parent, ThreadId child) {
     ThreadRec& c = rec(child);
     VG_(memset)(&c, 0, sizeof c);
@@ -405,9 +419,7 @@ void handle_event(ThreadId tid, const UWord* args) {
     if (kind == OMP_EV_RUNTIME_START) {
         g_openmp = true;
         heapwrap::runtime_started();
-        // Before the runtime registers itself (RuntimeRegistration.h).
-        if (forget_dead_registration() && VG_(clo_verbosity) > 1)
-            VG_(dmsg)("removed a dead OpenMP runtime's registration for this process from /dev/shm\n");
+        drop_dead_registration();  // before the runtime registers itself
         return;  // the tool switches to streaming (ToolMain.cpp)
     }
     if (kind == OMP_EV_TOOL_INIT) {

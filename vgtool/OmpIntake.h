@@ -47,6 +47,9 @@ void thread_exiting(ThreadId tid);
 void thread_running(ThreadId tid);
 // Program end: every stream is closed (nothing more will be recorded).
 void close_all();
+// fork(), in the child: its runtime registers again under the child's pid
+// (RuntimeRegistration.h).
+void forked_child();
 
 // Whether instruction `a` belongs to the OpenMP runtime (libomp, libgomp)
 // and is therefore not instrumented (unless --simulate-runtime=yes).

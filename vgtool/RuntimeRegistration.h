@@ -20,7 +20,9 @@
 // libomp itself would find dead: the flag's address not in a readable and
 // writable mapping of this process, or not holding the recorded value. A live registration (a second
 // copy of the runtime in the process) is left alone, so libomp's check for
-// duplicate runtimes still works.
+// duplicate runtimes still works. A forked child registers again under its
+// own pid (libomp's fork handler makes it initialize anew), so the tool
+// does the same in the child at the fork (OmpIntake.h, forked_child()).
 #ifndef OMPSIM_VGTOOL_RUNTIMEREGISTRATION_H
 #define OMPSIM_VGTOOL_RUNTIMEREGISTRATION_H
 

@@ -453,6 +453,7 @@ void forked_child(ThreadId) {
     hostthread::forked_child();
     missworker::forked_child();
     replayworker::forked_child();
+    omp::forked_child();
     outfiles::forked();
     if (!g_ospg_log_path) return;
     if (!outfiles::has_pid(g_ospg_log) && !g_output_overwrite) {

@@ -1,6 +1,6 @@
 #!/bin/sh
-# dead_registration.sh RUNNER PROGRAM: a registration of libomp left in
-# /dev/shm by a killed process whose pid this run got must not change the
+# dead_registration.sh RUNNER PROGRAM FORKING: a registration of libomp left
+# in /dev/shm by a killed process whose pid this run got must not change the
 # document (vgtool/RuntimeRegistration.h), and a live one must be left alone.
 #  - dead: a flag address this process does not map. Before the fix, libomp
 #    read /proc/<pid>/maps to learn that, and its 0x5f0 bytes of FILE and
@@ -10,10 +10,13 @@
 #    data that holds its own address (a PIE client loads at 0x108000 under
 #    Valgrind 3.19 on amd64): libomp must still find its "neighbour" and stop
 #    with its error for two runtimes in one process.
+#  - a forked child (FORKING = omp_requests, "fork"): its runtime registers
+#    again under the child's pid, so files are planted for the next 300
+#    pids; the child's document must be the one of a run without them.
 # The file is planted by a shell that then execs Valgrind, so the tool runs
 # with the shell's pid; both runs of a pair go through the same shell, so
 # that their environments (and the client's stack) are the same.
-runner=$1 prog=$2
+runner=$1 prog=$2 forking=$3
 t=$(mktemp -d)
 uid=$(id -u)
 trap 'rm -rf "$t"' EXIT
@@ -54,6 +57,51 @@ grep -q "removed a dead OpenMP runtime's registration" "$t/dead/err" ||
   { echo "FAIL: -v reported a removal with no registration planted"; status=1; }
 f=$(cat "$t/dead/file")
 [ ! -e "$f" ] || { echo "FAIL: $f is still there"; rm -f "$f"; status=1; }
+
+# fork_run NAME PLANT: omp_requests fork, with PLANT planted for the 300
+# pids after the shell's (the child's is one of them on a quiet machine).
+fork_run() {
+  name=$1 plant=$2
+  mkdir -p "$t/$name"
+  (cd "$t/$name" && PLANT=$plant UID_=$uid sh -c '
+      echo $$ >parent
+      i=1
+      while [ -n "$PLANT" ] && [ $i -le 300 ]; do
+        printf "%s" "$PLANT" >/dev/shm/__KMP_REGISTERED_LIB_$(($$ + i))_$UID_
+        i=$((i + 1))
+      done
+      unset PLANT UID_ i
+      exec "$@"' sh "$runner" -v --output-file=doc.%p.xml "$forking" fork >out 2>err
+    echo $? >code) 2>/dev/null
+  parent=$(cat "$t/$name/parent")
+  i=1
+  while [ $i -le 300 ]; do rm -f "/dev/shm/__KMP_REGISTERED_LIB_$((parent + i))_$uid"; i=$((i + 1)); done
+  # The child's document: the one not named after the parent.
+  child=$(cd "$t/$name" && ls doc.*.xml | grep -v "^doc\.$parent\." | head -n 1)
+  cpid=${child#doc.}
+  cpid=${cpid%%.*}
+  echo "$cpid" >"$t/$name/child"
+  [ -n "$cpid" ] && rm -f "/dev/shm/__KMP_REGISTERED_LIB_${cpid}_$uid"  # it leaves by _exit
+  [ -n "$child" ] && cp "$t/$name/$child" "$t/$name/child.xml"
+}
+
+fork_run fnon ""
+fork_run fdea "0x7ff0dead0000-cafe1234-libomp.so.5"
+parent=$(cat "$t/fdea/parent") cpid=$(cat "$t/fdea/child")
+if [ "$(cat "$t/fnon/code") $(cat "$t/fdea/code")" != "0 0" ] || [ ! -f "$t/fnon/child.xml" ] || [ ! -f "$t/fdea/child.xml" ]; then
+  echo "FAIL: the forking runs exited with $(cat "$t/fnon/code") and $(cat "$t/fdea/code"), or left no child document"
+  tail -n 3 "$t/fdea/err"; status=1
+elif [ -z "$cpid" ] || [ "$cpid" -le "$parent" ] || [ "$cpid" -gt $((parent + 300)) ]; then
+  echo "ok: (the child's pid $cpid fell outside the planted pids after $parent: its case not tried)"
+elif ! grep -q "^--$cpid-- removed a dead OpenMP runtime's registration" "$t/fdea/err"; then
+  echo "FAIL: the forked child $cpid did not remove the dead registration planted for it"; status=1
+elif cmp -s "$t/fnon/child.xml" "$t/fdea/child.xml"; then
+  echo "ok: a dead registration for a forked child's pid: identical child documents"
+else
+  echo "FAIL: a dead registration for the forked child's pid changed its document"
+  diff "$t/fnon/child.xml" "$t/fdea/child.xml" | head -n 8
+  status=1
+fi
 
 off=$(nm "$prog" | awk '$3 == "__dso_handle" { print $1 }')
 [ -n "$off" ] || { echo "FAIL: no __dso_handle in $prog"; exit 1; }
