@@ -40,16 +40,23 @@ run() {
     echo $? >code) 2>/dev/null  # the shell's "Aborted" for the live run
 }
 
+# same_docs A B WHAT: ok if the two documents are identical.
+same_docs() {
+  if cmp -s "$1" "$2"; then
+    echo "ok: $3: identical documents"
+  else
+    echo "FAIL: $3 changed the document"
+    diff "$1" "$2" | head -n 8
+    status=1
+  fi
+}
+
 run none ""
 run dead "0x7ff0dead0000-cafe1234-libomp.so.5"
 if [ "$(cat "$t/none/code") $(cat "$t/dead/code")" != "0 0" ]; then
   echo "FAIL: runs exited with $(cat "$t/none/code") and $(cat "$t/dead/code")"; tail -n 3 "$t/dead/err"; status=1
-elif cmp -s "$t/none/doc.xml" "$t/dead/doc.xml"; then
-  echo "ok: a dead registration for the run's pid: identical documents"
 else
-  echo "FAIL: a dead registration for the run's pid changed the document"
-  diff "$t/none/doc.xml" "$t/dead/doc.xml" | head -n 8
-  status=1
+  same_docs "$t/none/doc.xml" "$t/dead/doc.xml" "a dead registration for the run's pid"
 fi
 grep -q "removed a dead OpenMP runtime's registration" "$t/dead/err" ||
   { echo "FAIL: -v did not say the dead registration was removed"; status=1; }
@@ -95,12 +102,8 @@ elif [ -z "$cpid" ] || [ "$cpid" -le "$parent" ] || [ "$cpid" -gt $((parent + 30
   echo "ok: (the child's pid $cpid fell outside the planted pids after $parent: its case not tried)"
 elif ! grep -q "^--$cpid-- removed a dead OpenMP runtime's registration" "$t/fdea/err"; then
   echo "FAIL: the forked child $cpid did not remove the dead registration planted for it"; status=1
-elif cmp -s "$t/fnon/child.xml" "$t/fdea/child.xml"; then
-  echo "ok: a dead registration for a forked child's pid: identical child documents"
 else
-  echo "FAIL: a dead registration for the forked child's pid changed its document"
-  diff "$t/fnon/child.xml" "$t/fdea/child.xml" | head -n 8
-  status=1
+  same_docs "$t/fnon/child.xml" "$t/fdea/child.xml" "a dead registration for a forked child's pid"
 fi
 
 off=$(nm "$prog" | awk '$3 == "__dso_handle" { print $1 }')
