@@ -6,11 +6,11 @@
 // call costs a load, a subtraction and a compare, where Valgrind's
 // function wrapping reached the real function through a no-redirect jump,
 // served by its scheduler: a trip through it per malloc and free (2,000 to
-// 2,099 minor scheduler events for 2,000 of them), about 0.24 s of containers 100000 4's 3.2 s with the wrappers in force
-// and no monitor. With the monitor (25 bins) that run went from 5.17 s to
-// 4.90 s, and from 5.69 s to 5.50 s in a slower hour (medians of 5
-// alternating runs, 5 of 5 faster both times; docs/performance.md,
-// twenty-third session).
+// 2,099 minor scheduler events for 2,000 of them), about 0.24 s of
+// containers 100000 4's 3.2 s with the wrappers in force and no monitor.
+// With the monitor (25 bins) that run went from 5.17 s to 4.90 s, and from
+// 5.69 s to 5.50 s in a slower hour (medians of 5 alternating runs, 5 of 5
+// faster both times; docs/performance.md, twenty-third session).
 //
 // The exit is exact only before a block's first instruction (VEX drops
 // register writes before the tool instruments), so ompsim translates

@@ -8,26 +8,15 @@ namespace omp {
 namespace {
 
 // The value's fields: "0x<flag address>-<flag value>-<library file>", both
-// numbers in hexadecimal. False if it is not that.
+// numbers in hexadecimal (VG_(strtoull16) takes the "0x"). False if it is
+// not that.
 bool parse(const HChar* s, Addr* addr, ULong* value) {
-    auto hex = [](const HChar*& p, ULong* out) {
-        if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
-        ULong v = 0;
-        const HChar* start = p;
-        for (;; ++p) {
-            HChar c = *p;
-            UInt d = c >= '0' && c <= '9'   ? UInt(c - '0')
-                     : c >= 'a' && c <= 'f' ? UInt(c - 'a' + 10)
-                     : c >= 'A' && c <= 'F' ? UInt(c - 'A' + 10)
-                                            : 16u;
-            if (d == 16) break;
-            v = v << 4 | d;
-        }
-        *out = v;
-        return p != start;
-    };
-    ULong a = 0;
-    if (!hex(s, &a) || *s++ != '-' || !hex(s, value) || *s != '-') return false;
+    HChar* end;
+    ULong a = VG_(strtoull16)(s, &end);
+    if (end == s || *end != '-') return false;
+    const HChar* v = end + 1;
+    *value = VG_(strtoull16)(v, &end);
+    if (end == v || *end != '-') return false;
     *addr = Addr(a);
     return true;
 }
