@@ -590,9 +590,16 @@ int CoherentMachine::below_simple(AccessKind kind, u64 block) {
         for (int j = k - 1; j >= 1; --j) fill_simple<Multi>(j, lvl(j, false), block, false);
         return k;
     }
+    return below_plain<1>(kind, block);
+}
+
+// below_simple() for one core from level First down (First 2: below_l2(),
+// whose L2 part l2_part() ran).
+template <int First>
+int CoherentMachine::below_plain(AccessKind kind, u64 block) {
     u64* keys[kMaxLevels];
     u64 dropped[kMaxLevels];
-    int k = 1;
+    int k = First;
     for (; k < levels_; ++k) {
         CacheLevel& c = lvl(k, false);
         c.stats.refs[kind]++;
@@ -601,11 +608,62 @@ int CoherentMachine::below_simple(AccessKind kind, u64 block) {
         c.stats.misses[kind]++;
     }
     if (k == levels_) ++mem_reads_;
-    for (int j = k - 1; j >= 1; --j) {
+    for (int j = k - 1; j >= First; --j) {
         keys[j][0] = repl::make_key(block, false);
-        dropped_simple<Multi>(j, lvl(j, false), dropped[j]);
+        dropped_simple<false>(j, lvl(j, false), dropped[j]);
     }
     return k;
+}
+
+// What below_simple() and writeback_l1_victim() do at L2, with every
+// write-back into L3 left in `w` in the order they would make it: the
+// reference's L3 part (below_plain<2>()) comes before L2 drops its victim,
+// as there; L1's victim is written back after both.
+u32 CoherentMachine::l2_part(AccessKind kind, u64 block, bool front, u64 l1_victim, LowerWork* w) {
+    w->n = 0;
+    if (cur_ != &cores_[0]) cur_ = &cores_[0];
+    CacheLevel& c = *l2_;
+    u32 depth = 1;
+    if (!front) {
+        c.stats.refs[kind]++;
+        u64* keys = c.set_keys(c.set_of(block));
+        u64 dropped = repl::kInvalidKey;
+        if (search_plain(keys, c.assoc(), block, &dropped) < 0) {
+            c.stats.misses[kind]++;
+            w->op[w->n++] = LowerWork::kReference | block;
+            keys[0] = repl::make_key(block, false);
+            l2_dropped(c, dropped, w);
+            depth = kBelowL2;
+        }
+    }
+    if (l1_victim != kNoVictim) {
+        u64 s;
+        int p = reference(c, kWriteback, l1_victim, &s);
+        if (p >= 0)
+            c.mark_dirty(s, p);
+        else
+            l2_dropped(c, repl::order_push_front(c.set_keys(s), c.assoc(), repl::make_key(l1_victim, true)), w);
+    }
+    return depth;
+}
+
+// dropped_simple() at L2 with the write-back into L3 left in `w`.
+void CoherentMachine::l2_dropped(CacheLevel& c, u64 dropped, LowerWork* w) {
+    if (dropped == repl::kInvalidKey) return;
+    c.stats.evictions++;
+    if (!repl::key_dirty(dropped)) return;
+    c.stats.writebacks++;
+    w->op[w->n++] = repl::key_block(dropped);
+}
+
+u32 CoherentMachine::below_l2(AccessKind kind, u64 block) {
+    if (cur_ != &cores_[0]) cur_ = &cores_[0];
+    return u32(below_plain<2>(kind, block));
+}
+
+void CoherentMachine::writeback_below_l2(u64 block) {
+    if (cur_ != &cores_[0]) cur_ = &cores_[0];
+    writeback_simple<false>(2, block);
 }
 
 // A write of the current core that hits a dirty line of its L1 (c, write-

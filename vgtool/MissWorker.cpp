@@ -7,13 +7,16 @@ namespace ompsim {
 namespace missworker {
 
 bool g_async;
+bool g_below_l2;
 bool g_watching;
 u64 g_window_misses, g_window_deep;
 
 namespace {
 
 // One handed-over miss: block << 2 | kind, and the cost centre's served
-// counters (null for L1's dirty victim, kind kWriteback). With the
+// counters (null for L1's dirty victim, kind kWriteback). Below L2
+// (push_below_l2()) the same with kBelowL2Bit in `served`: the reference's
+// part below L2, or a line L2 evicted dirty. With the
 // monitor, a miss in a counted structure is followed by the structure's
 // counters: kind kWriteback with the row's counters for the miss's kind in
 // the rest of `bk` and the histogram bucket's (or null) | 1 in `served`.
@@ -23,6 +26,7 @@ struct Entry {
     u64 bk;
     ULong* served;
 };
+constexpr uptr kBelowL2Bit = 2;
 constexpr u64 kRing = 1u << 14;  // 256 KiB
 // The main thread publishes its position every kPublish entries (and at
 // sync()): publishing each one moved the position's host cache line to
@@ -65,6 +69,9 @@ constexpr u32 kPendingBits = 14;
 Pending* g_pending;
 
 u64 g_window_start_done, g_window_start_deep;
+// For -v: entries pushed below L2, switches between below L2 and the
+// whole lower half.
+u64 g_below_l2_entries, g_switches;
 
 void add_pending(Pending* table, ULong* p) {
     u32 i = u32((reinterpret_cast<uptr>(p) >> 3) * 0x9E3779B1u) >> (32 - kPendingBits);
@@ -100,17 +107,23 @@ void worker_main() {
         while (t != h) {
             const Entry& e = ring[t & (kRing - 1)];
             u32 kind = u32(e.bk & 3);
+            uptr served = reinterpret_cast<uptr>(e.served);
             if (kind != kWriteback) {
-                k = m.miss_lower_half(AccessKind(kind), e.bk >> 2);
-                add_pending(pending, e.served + k);
+                if (served & kBelowL2Bit)
+                    k = m.below_l2(AccessKind(kind), e.bk >> 2);
+                else
+                    k = m.miss_lower_half(AccessKind(kind), e.bk >> 2);
+                add_pending(pending, reinterpret_cast<ULong*>(served & ~kBelowL2Bit) + k);
                 ++misses;
                 deep += k >= 2;
-            } else if (reinterpret_cast<uptr>(e.served) & 1) {
+            } else if (served & 1) {
                 // The monitor's counters of the miss before (its victim's
                 // write-back may come between).
                 add_pending(pending, reinterpret_cast<ULong*>(e.bk & ~u64(3)) + k);
                 if (ULong* hist = reinterpret_cast<ULong*>(reinterpret_cast<uptr>(e.served) & ~uptr(1)))
                     add_pending(pending, hist + k);
+            } else if (served & kBelowL2Bit) {
+                m.writeback_below_l2(e.bk >> 2);
             } else {
                 m.writeback_l1_victim(e.bk >> 2);
             }
@@ -166,9 +179,14 @@ void end_async_window() {
     // has mostly not run yet decides nothing.
     if (n >= kWindow / 2 && d * 4 < n) {
         sync();
+        g_window_misses = g_window_deep = 0;
+        if (sim::g_machine.splits_below_l2()) {
+            g_below_l2 = true;
+            ++g_switches;
+            return;
+        }
         g_async = false;
         g_watching = true;
-        g_window_misses = g_window_deep = 0;
     }
 }
 
@@ -183,14 +201,15 @@ void configure(Mode m) {
 
 void set_eligible(bool on) {
     g_eligible = on && g_mode != Mode::Off;
-    g_async = g_eligible && g_mode == Mode::On;
-    g_watching = g_eligible && g_mode == Mode::Auto;
+    g_below_l2 = g_eligible && g_mode == Mode::Auto && sim::g_machine.splits_below_l2();
+    g_async = g_eligible && (g_mode == Mode::On || g_below_l2);
+    g_watching = g_eligible && g_mode == Mode::Auto && !g_below_l2;
 }
 
 namespace {
 // Neither used nor watched any more: the main thread finishes every miss.
 void stop_using() {
-    g_eligible = g_async = g_watching = false;
+    g_eligible = g_async = g_below_l2 = g_watching = false;
     g_mode = Mode::Off;
 }
 }  // namespace
@@ -208,6 +227,51 @@ u32 push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served) {
         end_async_window();
     }
     return kPushed;
+}
+
+u32 push_below_l2(AccessKind kind, const CoherentMachine::LowerWork& w, u32 depth, ULong* served) {
+    if (__builtin_expect(!g_started, 0) && w.n && !start()) {
+        // No thread: the main thread runs the entries now and every later
+        // miss whole.
+        stop_using();
+        for (u32 i = 0; i < w.n; ++i) {
+            u64 op = w.op[i];
+            if (op & CoherentMachine::LowerWork::kReference)
+                depth = sim::g_machine.below_l2(kind, op & ~CoherentMachine::LowerWork::kReference);
+            else
+                sim::g_machine.writeback_below_l2(op);
+        }
+        return depth;
+    }
+    u32 r = depth;
+    g_below_l2_entries += w.n;
+    for (u32 i = 0; i < w.n; ++i) {
+        u64 op = w.op[i];
+        if (op & CoherentMachine::LowerWork::kReference) {
+            put((op & ~CoherentMachine::LowerWork::kReference) << 2 | kind,
+                reinterpret_cast<ULong*>(reinterpret_cast<uptr>(served) | kBelowL2Bit));
+            r = kPushed;
+        } else {
+            put(op << 2 | kWriteback, reinterpret_cast<ULong*>(kBelowL2Bit));
+        }
+    }
+    // Auto mode's window, counted here: the worker's count of deep misses
+    // would include none of the L2 hits.
+    g_window_deep += r == kPushed;
+    if (++g_window_misses == kWindow) below_l2_window_end();
+    return r;
+}
+
+void below_l2_window_end() {
+    bool deep = g_window_deep * 2 >= kWindow;
+    g_window_misses = g_window_deep = 0;
+    if (!deep || g_mode != Mode::Auto) return;
+    // The whole lower half from now on: the worker's entries so far touch
+    // nothing above L3, and L2 is the worker's after them.
+    g_below_l2 = false;
+    ++g_switches;
+    g_window_start_done = __atomic_load_n(&g_done.v, __ATOMIC_RELAXED);
+    g_window_start_deep = __atomic_load_n(&g_deep.v, __ATOMIC_RELAXED);
 }
 
 // A second entry for each miss: handing the monitor's counters over costs
@@ -249,6 +313,8 @@ void forked_child() {
 }
 
 u64 pushed() { return g_p.head; }
+u64 pushed_below_l2() { return g_below_l2_entries; }
+u64 switches() { return g_switches; }
 
 }  // namespace missworker
 }  // namespace ompsim

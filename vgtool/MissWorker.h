@@ -24,10 +24,21 @@
 // counts, window by window, how many misses go beyond L2, and uses the
 // worker only while at least half of them do (docs/performance.md).
 //
+// Below L2: with three levels or more, while most misses end in L2 (matmul:
+// 61.9 M of its 62.1 M D1 misses), auto mode hands over only what the
+// levels below L2 do (CoherentMachine::l2_part()): the main thread runs L2
+// itself, as cheaply as it would hand the miss over, and the worker takes
+// the references that go further and the dirty lines L2 evicts, whose
+// sets in L3 miss the host's caches (matmul 400: 0.58 M of them, about
+// 0.1 s of its 1.8 s). It switches to the whole lower half when at least
+// half of a window's misses go beyond L2, and back when fewer than a
+// quarter do.
+//
 // The worker is a HostThread (HostThread.h): it never runs Valgrind code.
 #ifndef OMPSIM_VGTOOL_MISSWORKER_H
 #define OMPSIM_VGTOOL_MISSWORKER_H
 
+#include "CoherentMachine.h"
 #include "LevelStats.h"
 #include "Types.h"
 #include "ValgrindApi.h"
@@ -48,6 +59,8 @@ void set_eligible(bool on);
 
 // True while L1 misses go to the worker (read by the helpers on every miss).
 extern bool g_async;
+// ... and of those only the levels below L2 (push_below_l2()).
+extern bool g_below_l2;
 // Auto mode, the worker not in use: the main thread's misses are counted.
 extern bool g_watching;
 
@@ -61,9 +74,16 @@ extern bool g_watching;
 constexpr u32 kPushed = ~0u;
 u32 push(AccessKind kind, u64 block, u64 dirty_victim, ULong* served);
 
-// With the monitor, right after push() for a reference in a counted
-// structure: its counters for the reference's kind (RangeMonitor::
-// locate_current()), to which the worker adds the depth found.
+// While g_below_l2: the entries `w` of CoherentMachine::l2_part(), which
+// returned `depth` for a miss of `kind`. Returns `depth`, or kPushed when
+// the reference itself went (its depth counted in served[depth] by the
+// worker, as for push()).
+u32 push_below_l2(AccessKind kind, const CoherentMachine::LowerWork& w, u32 depth, ULong* served);
+
+// With the monitor, right after push() (or a push_below_l2() that
+// returned kPushed) for a reference in a counted structure: its counters
+// for the reference's kind (RangeMonitor::locate_current()), to which the
+// worker adds the depth found.
 void push_counters(ULong* row, ULong* hist);
 
 // Auto mode: the share of misses beyond L2 over windows of kWindow misses;
@@ -72,6 +92,14 @@ void push_counters(ULong* row, ULong* hist);
 constexpr u64 kWindow = 1u << 16;
 extern u64 g_window_misses, g_window_deep;
 void watch_window_end();
+// While g_below_l2: a miss that hit L2's front ways and left no dirty
+// victim, which the main thread finished (auto mode's count); returns its
+// depth, 1.
+void below_l2_window_end();
+inline u32 note_l2_hit() {
+    if (++g_window_misses == kWindow) below_l2_window_end();
+    return 1;
+}
 // A miss the main thread finished itself, served at `depth`: auto mode's
 // count, inline (matmul's 62 M misses each made a call here: 150 of its
 // 8,500 samples).
@@ -94,8 +122,12 @@ void retire();
 // fork(): the child has no worker (sync() ran before the fork).
 void forked_child();
 
-// Entries handed to the worker so far (misses and L1's dirty victims).
+// Entries handed to the worker so far (misses and L1's dirty victims),
+// of them below L2, and auto mode's switches between handing over the
+// levels below L2 and the whole lower half (for -v).
 u64 pushed();
+u64 pushed_below_l2();
+u64 switches();
 
 }  // namespace missworker
 }  // namespace ompsim

@@ -251,7 +251,16 @@ __attribute__((noinline)) u32 fast_rest(const CoherentMachine::L1View& l, Access
             u64 victim;
             if (missworker::g_async) {
                 if (g_machine.view_rest_l1(l, kind, b, &victim)) return 0;
-                u32 d = missworker::push(kind, b, victim, served);
+                u32 d;
+                if (missworker::g_below_l2) {
+                    bool front = g_machine.l2_front_hit(kind, b);
+                    if (front && victim == CoherentMachine::kNoVictim) return missworker::note_l2_hit();
+                    CoherentMachine::LowerWork w;
+                    d = g_machine.l2_part(kind, b, front, victim, &w);
+                    d = missworker::push_below_l2(kind, w, d, served);
+                } else {
+                    d = missworker::push(kind, b, victim, served);
+                }
                 return d == missworker::kPushed ? kHandedOver : d;
             }
             u32 r = g_machine.view_rest_shifting(l, kind, b);

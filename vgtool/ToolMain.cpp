@@ -693,7 +693,9 @@ void pre_thread_exit(ThreadId tid) { omp::thread_exiting(tid); }
 void fini(Int /*exitcode*/) {
     missworker::retire();
     if (VG_(clo_verbosity) > 1)
-        VG_(dmsg)("miss thread: %llu L1 misses and dirty victims handed over\n", (ULong)missworker::pushed());
+        VG_(dmsg)("miss thread: %llu L1 misses and dirty victims handed over, %llu entries of them below L2; %llu "
+                  "switches\n",
+                  (ULong)missworker::pushed(), (ULong)missworker::pushed_below_l2(), (ULong)missworker::switches());
     omp::close_all();
     replay::finish();
     replayworker::retire();

@@ -9,9 +9,11 @@
 # zeroed counters (clreq), fork (proc_life: the children have no worker),
 # a second thread (omp_sum: the replay takes over), a named range that
 # switches the monitor on (unmap_structure), a client killed by a signal
-# (proc_life kill-self), and auto mode's switch to the worker (ptrchase with
-# a 64 KiB L2: nearly every L1 miss goes to L3); and with --monitor=yes,
-# where the worker adds each miss's depth to its structure's counters.
+# (proc_life kill-self), and auto mode's switches (ptrchase with a 64 KiB
+# L2: nearly every L1 miss goes to L3, and the worker takes the whole lower
+# half; phases: from the levels below L2 to the whole lower half and back,
+# three times); and with --monitor=yes, where the worker adds each miss's
+# depth to its structure's counters.
 runner=$1 progs=$2
 . "$(dirname "$0")/lib.sh"
 t=$(mktemp -d)
@@ -65,6 +67,22 @@ same() {
 }
 
 same ptrchase auto --L2=64K,8,64 "$progs/ptrchase"
+# below_l2 NAME: auto mode handed the levels below L2 over and switched
+# between that and the whole lower half at least three times (phases.c's
+# stream, reads that end in L2, the stream again).
+below_l2() {
+  [ "$cpus" -lt 2 ] && return
+  line=$(grep 'miss thread:' "$t/$1/3/err")
+  e=$(echo "$line" | sed -n 's/.* \([0-9]*\) entries of them below L2.*/\1/p')
+  w=$(echo "$line" | sed -n 's/.* \([0-9]*\) switches.*/\1/p')
+  if [ "${e:-0}" -gt 0 ] && [ "${w:-0}" -ge 3 ]; then
+    echo "ok: $1 auto: $e entries below L2, $w switches"
+  else
+    echo "FAIL: $1 auto: expected entries below L2 and 3 switches: $line"; status=1
+  fi
+}
+same phases auto "$progs/phases"
+below_l2 phases
 same memops yes "$progs/memops"
 same containers yes "$progs/containers"
 same clreq yes --collect-atstart=no "$progs/clreq"
@@ -77,6 +95,8 @@ same monitor_chase auto --monitor=yes --histogram-bins=25 --L2=64K,8,64 "$progs/
 same monitor_lines yes --monitor=yes --histogram-lines=4 "$progs/stencil"
 same monitor_memops yes --monitor=yes --histogram-bins=25 "$progs/memops"
 same monitor_heap yes --monitor=yes --histogram-bins=25 "$progs/containers"
+same monitor_phases auto --monitor=yes --histogram-bins=25 "$progs/phases"
+below_l2 monitor_phases
 OMP_NUM_THREADS=2 same openmp - "$progs/omp_fixed_work"
 # Killed by SIGSEGV (sent to itself) while the worker holds misses: the
 # document written at the end is still the same (status 128 + 11).

@@ -1027,6 +1027,69 @@ TEST(CoherentSingleCore, LowerHalvesMayLagBehindL1) {
     expect_same_state(v.view, v.plain, v.c, v.t);
 }
 
+// The split of a miss's lower half at L2 (l2_part(), then below_l2() and
+// writeback_below_l2()): L2 runs with L1, the levels below it lag by 0 to
+// 300 misses' entries (flushed at every 4th thousand references and at the
+// end). Every miss's depth, in order, and the final counters, contents and
+// traffic must be access()'s. An entry run before the L2 part that made
+// it, L2's victim written back before the reference's L3 part, or L1's
+// victim's write-back taken into L2 before the reference, fail it.
+TEST(CoherentSingleCore, LevelsBelowL2MayLag) {
+    OneCoreViews v;
+    ASSERT_NO_FATAL_FAILURE(v.set_up(31));
+    ASSERT_TRUE(v.view.splits_below_l2());
+    struct Entry {
+        AccessKind kind;
+        u64 op;
+        size_t miss;  // the depth's index, for a reference
+    };
+    std::deque<Entry> queue;
+    std::vector<u32> depths, plain_depths;
+    u64 references = 0, writebacks = 0;
+    auto run_lower = [&](size_t keep) {
+        while (queue.size() > keep) {
+            Entry e = queue.front();
+            queue.pop_front();
+            if (e.op & CoherentMachine::LowerWork::kReference)
+                depths[e.miss] = v.view.below_l2(e.kind, e.op & ~CoherentMachine::LowerWork::kReference);
+            else
+                v.view.writeback_below_l2(e.op);
+        }
+    };
+    for (size_t i = 0; i < v.t.size(); ++i) {
+        const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
+        u32 want = v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes);
+        if (want) plain_depths.push_back(want);
+        u64 victim;
+        if (v.view.view_rest_l1(l, v.t[i].kind, v.t[i].block, &victim)) {
+            ASSERT_EQ(want, 0u) << i;
+            continue;
+        }
+        CoherentMachine::LowerWork w;
+        bool front = v.view.l2_front_hit(v.t[i].kind, v.t[i].block);
+        u32 d = v.view.l2_part(v.t[i].kind, v.t[i].block, front, victim, &w);
+        depths.push_back(d);
+        ASSERT_EQ(d == CoherentMachine::kBelowL2, want >= 2) << i;
+        for (u32 j = 0; j < w.n; ++j) {
+            bool ref = w.op[j] & CoherentMachine::LowerWork::kReference;
+            ASSERT_EQ(ref, j == 0 && d == CoherentMachine::kBelowL2) << i;
+            references += ref;
+            writebacks += !ref;
+            queue.push_back({v.t[i].kind, w.op[j], depths.size() - 1});
+        }
+        run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
+    }
+    run_lower(0);
+    EXPECT_EQ(depths, plain_depths);
+    // The trace reaches below L2 and dirties lines L2 evicts.
+    EXPECT_EQ(references, v.plain.stats(0, 1, false).misses[kRead] + v.plain.stats(0, 1, false).misses[kWrite] +
+                              v.plain.stats(0, 1, false).misses[kFetch]);
+    EXPECT_GT(references, 100u);
+    EXPECT_EQ(writebacks, v.plain.stats(0, 1, false).writebacks);
+    EXPECT_GT(writebacks, 50u);
+    expect_same_state(v.view, v.plain, v.c, v.t);
+}
+
 // ---------------------------------------------------------------------------
 // Several cores: against ReferenceCoherent
 // ---------------------------------------------------------------------------
