@@ -207,9 +207,10 @@ public:
     // left one of the two out of line in the one-core helpers' fast_rest(),
     // a call per miss (view_rest_l1() at first, this function once that
     // one was forced inline).
+    template <u32 Skip = 0>
     __attribute__((always_inline)) u32 view_rest_shifting(const L1View& l, AccessKind kind, u64 block) {
         u64 victim;
-        if (view_rest_l1(l, kind, block, &victim)) return 0;
+        if (view_rest_l1<Skip>(l, kind, block, &victim)) return 0;
         // A hit on the MRU way of L2 moves nothing: only its count, here
         // rather than through miss_lower_half() and below_simple(). matmul
         // 400, whose D1 misses nearly all find B's line at the front of its
@@ -251,6 +252,9 @@ public:
     //    dirty victim's write-back into the level below; returns the depth.
     //    Touches no level-1 state.
     static constexpr u64 kNoVictim = ~0ull;
+    // Skip: the caller compared ways 0 to Skip - 1 (at most 4, the
+    // one-core helpers' inline tests) and found the block in none.
+    template <u32 Skip = 0>
     __attribute__((always_inline)) bool view_rest_l1(const L1View& l, AccessKind kind, u64 block, u64* victim) {
         u64* keys = l.keys + (block & l.set_mask) * l.assoc;
         u64 dropped = repl::kInvalidKey;  // set on a miss
@@ -265,7 +269,7 @@ public:
         // slower with them here, without it 15 % faster instead of 16 %
         // (medians of 5; the pair loads of a set meet the single-key stores
         // the previous access to it left, which the host may not forward).
-        int pos = repl::order_find_shifting_plain(keys, l.assoc, block, &dropped);
+        int pos = repl::order_find_shifting_plain<Skip>(keys, l.assoc, block, &dropped);
         if (pos >= 0) {
             if (kind == kWrite) keys[0] |= 1;
             l.refs[kind]++;

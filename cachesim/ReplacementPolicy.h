@@ -102,11 +102,33 @@ inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
     return -1;
 }
 
+// order_find_shifting_n<N, false>() where the caller already compared
+// ways 0 to S - 1 (S <= N): they only move down.
+template <u32 N, u32 S>
+inline int order_find_shifting_skip(u64* keys, u64 block, u64* dropped) {
+    static_assert(S <= N, "skips at most every way");
+    if (S == 0) return order_find_shifting_n<N, false>(keys, block, dropped);
+    u64 prev = keys[0];
+#pragma GCC unroll 32
+    for (u32 i = 1; i < S; ++i) {
+        u64 k = keys[i];
+        keys[i] = prev;
+        prev = k;
+    }
+#pragma GCC unroll 32
+    for (u32 i = S; i < N; ++i)
+        if (shift_step<false>(keys, i, prev, block)) return int(i);
+    *dropped = prev;
+    return -1;
+}
+
 // order_find_shifting() for a set whose keys carry no kPrefetchedBit,
-// unrolled for the default machine's 12 ways and for 8.
+// unrolled for the default machine's 12 ways and for 8; with Skip, ways 0
+// to Skip - 1 are known not to hold the block.
+template <u32 Skip = 0>
 inline int order_find_shifting_plain(u64* keys, u32 assoc, u64 block, u64* dropped) {
-    return assoc == 12  ? order_find_shifting_n<12, false>(keys, block, dropped)
-           : assoc == 8 ? order_find_shifting_n<8, false>(keys, block, dropped)
+    return assoc == 12  ? order_find_shifting_skip<12, Skip>(keys, block, dropped)
+           : assoc == 8 ? order_find_shifting_skip<8, Skip>(keys, block, dropped)
                         : order_find_shifting(keys, assoc, block, dropped);
 }
 

@@ -464,6 +464,39 @@ TEST(ReplacementPolicy, UnrolledShiftingSearchMatchesLoop) {
     expect_unrolled_search_matches_loop<2>();
 }
 
+// The search that skips the comparison of ways 0 to S - 1 (the one-core
+// helpers compared them inline) against the loop, for every position of
+// the block from S on and for misses in part-full and full sets: the same
+// result, set and dropped entry. A skip that left a way unmoved, or moved
+// one twice, fails on the set.
+template <u32 N, u32 S>
+void expect_skipping_search_matches_loop() {
+    for (u32 filled = S; filled <= N; ++filled) {
+        for (u32 target = S; target <= filled; ++target) {
+            for (u64 dirty = 0; dirty < 2; ++dirty) {
+                std::vector<u64> a(N, repl::kInvalidKey);
+                for (u32 w = 0; w < filled; ++w) a[w] = repl::make_key(100 + 7 * w, (w + dirty) % 2 == 1);
+                std::vector<u64> b = a;
+                u64 block = 100 + 7 * target;
+                u64 da = 12345, db = 12345;
+                int pa = repl::order_find_shifting(a.data(), N, block, &da);
+                int pb = repl::order_find_shifting_skip<N, S>(b.data(), block, &db);
+                ASSERT_EQ(pa, pb) << N << " " << S << " " << filled << " " << target;
+                EXPECT_EQ(a, b) << N << " " << S << " " << filled << " " << target;
+                EXPECT_EQ(da, db) << N << " " << S << " " << filled << " " << target;
+            }
+        }
+    }
+}
+
+TEST(ReplacementPolicy, SkippingShiftingSearchMatchesLoop) {
+    expect_skipping_search_matches_loop<12, 4>();
+    expect_skipping_search_matches_loop<12, 1>();
+    expect_skipping_search_matches_loop<8, 4>();
+    expect_skipping_search_matches_loop<8, 1>();
+    expect_skipping_search_matches_loop<12, 0>();
+}
+
 // The vector search (repl::order_find_shifting_wide, SSE4.1 hosts only)
 // against the loop, case by case as above, and on sets of random keys
 // where some ways hold blocks that differ from the wanted one in one bit
