@@ -21,18 +21,19 @@
 // simulate, so it pays only when most misses go further: chase and
 // containers (nearly every L1 miss reaches L3 or memory) run 1.4x faster,
 // matmul (L2 hits) 1.3x slower. With --miss-thread=auto the main thread
-// counts, window by window, how many misses go beyond L2, and uses the
-// worker only while at least half of them do (docs/performance.md).
+// counts, window by window, how many misses go beyond L2, and hands the
+// worker whole misses only while at least half of them do
+// (docs/performance.md).
 //
 // Below L2: with three levels or more, while most misses end in L2 (matmul:
 // 61.9 M of its 62.1 M D1 misses), auto mode hands over only what the
 // levels below L2 do (CoherentMachine::l2_part()): the main thread runs L2
-// itself, as cheaply as it would hand the miss over, and the worker takes
-// the references that go further and the dirty lines L2 evicts, whose
-// sets in L3 miss the host's caches (matmul 400: 0.58 M of them, about
-// 0.1 s of its 1.8 s). It switches to the whole lower half when at least
-// half of a window's misses go beyond L2, and back when fewer than a
-// quarter do.
+// itself, and the worker takes the references that go further and the
+// dirty lines L2 evicts, whose sets in L3 miss the host's caches (matmul
+// 400: 0.58 M of them, about 0.1 s of its 1.8 s; 1.73 s -> 1.65 s). It
+// switches to whole misses when at least half of a window's misses go
+// beyond L2, and back when fewer than a quarter do. Without a third level
+// the main thread keeps the misses while they end in L2, as before.
 //
 // The worker is a HostThread (HostThread.h): it never runs Valgrind code.
 #ifndef OMPSIM_VGTOOL_MISSWORKER_H
