@@ -464,15 +464,15 @@ TEST(ReplacementPolicy, UnrolledShiftingSearchMatchesLoop) {
     expect_unrolled_search_matches_loop<2>();
 }
 
-// The search that skips the comparison of ways 0 to S - 1 (the one-core
-// helpers compared them inline) against the loop, for every position of
-// the block from S on and for misses in part-full and full sets: the same
-// result, set and dropped entry. A skip that left a way unmoved, or moved
-// one twice, fails on the set.
-template <u32 N, u32 S>
-void expect_skipping_search_matches_loop() {
-    for (u32 filled = S; filled <= N; ++filled) {
-        for (u32 target = S; target <= filled; ++target) {
+// `search`, a variant of the shifting search of a set of N ways, against
+// the loop (repl::order_find_shifting), case by case: sets of `filled`
+// blocks (clean and dirty in turn) from first_filled to N, the wanted block
+// at each position from first_target on, or past them (a miss). The same
+// result, set and dropped entry.
+template <u32 N, class Search>
+void expect_cases_match_loop(u32 first_filled, u32 first_target, Search search) {
+    for (u32 filled = first_filled; filled <= N; ++filled) {
+        for (u32 target = first_target; target <= filled; ++target) {
             for (u64 dirty = 0; dirty < 2; ++dirty) {
                 std::vector<u64> a(N, repl::kInvalidKey);
                 for (u32 w = 0; w < filled; ++w) a[w] = repl::make_key(100 + 7 * w, (w + dirty) % 2 == 1);
@@ -480,13 +480,22 @@ void expect_skipping_search_matches_loop() {
                 u64 block = 100 + 7 * target;
                 u64 da = 12345, db = 12345;
                 int pa = repl::order_find_shifting(a.data(), N, block, &da);
-                int pb = repl::order_find_shifting_skip<N, S>(b.data(), block, &db);
-                ASSERT_EQ(pa, pb) << N << " " << S << " " << filled << " " << target;
-                EXPECT_EQ(a, b) << N << " " << S << " " << filled << " " << target;
-                EXPECT_EQ(da, db) << N << " " << S << " " << filled << " " << target;
+                int pb = search(b.data(), block, &db);
+                ASSERT_EQ(pa, pb) << N << " " << filled << " " << target;
+                EXPECT_EQ(a, b) << N << " " << filled << " " << target;
+                EXPECT_EQ(da, db) << N << " " << filled << " " << target;
             }
         }
     }
+}
+
+// The search that skips the comparison of ways 0 to S - 1 (the one-core
+// helpers compared them inline), for every position of the block from S
+// on and for misses in part-full and full sets. A skip that left a way
+// unmoved, or moved one twice, fails on the set.
+template <u32 N, u32 S>
+void expect_skipping_search_matches_loop() {
+    expect_cases_match_loop<N>(S, S, repl::order_find_shifting_skip<N, S>);
 }
 
 TEST(ReplacementPolicy, SkippingShiftingSearchMatchesLoop) {
@@ -503,22 +512,7 @@ TEST(ReplacementPolicy, SkippingShiftingSearchMatchesLoop) {
 // (a compare of the wrong width or lane would take them).
 template <u32 N>
 void expect_wide_search_matches_loop() {
-    for (u32 filled = 1; filled <= N; ++filled) {
-        for (u32 target = 0; target <= filled; ++target) {
-            for (u64 dirty = 0; dirty < 2; ++dirty) {
-                std::vector<u64> a(N, repl::kInvalidKey);
-                for (u32 w = 0; w < filled; ++w) a[w] = repl::make_key(100 + 7 * w, (w + dirty) % 2 == 1);
-                std::vector<u64> b = a;
-                u64 block = 100 + 7 * target;
-                u64 da = 12345, db = 12345;
-                int pa = repl::order_find_shifting(a.data(), N, block, &da);
-                int pb = repl::order_find_shifting_wide<N>(b.data(), block, &db);
-                ASSERT_EQ(pa, pb) << N << " " << filled << " " << target;
-                EXPECT_EQ(a, b) << N << " " << filled << " " << target;
-                EXPECT_EQ(da, db) << N << " " << filled << " " << target;
-            }
-        }
-    }
+    expect_cases_match_loop<N>(1, 0, repl::order_find_shifting_wide<N>);
     std::mt19937_64 rng(N);
     for (int round = 0; round < 20000; ++round) {
         u64 block = rng() >> 8;

@@ -860,6 +860,31 @@ struct OneCoreViews {
         view.destroy();
         plain.destroy();
     }
+    // The trace through the L1 views as the one-core helpers take it
+    // (view_rest_l1()), each reference's depth on the general path `plain`
+    // kept in plain_depths: a hit ends there, a miss goes on to
+    // on_miss(i, depth on the general path, L1's dirty victim), which
+    // queues the work below, and run_lower(keep) then runs the queue down
+    // to `keep` entries (0 to 300, changing as the trace goes; 0 at every
+    // 4th thousand references and at the end).
+    template <class OnMiss, class RunLower>
+    void lag_lower_halves(std::vector<u32>& plain_depths, OnMiss on_miss, RunLower run_lower) {
+        for (size_t i = 0; i < t.size(); ++i) {
+            const CoherentMachine::L1View& l = t[i].kind == kFetch ? vi : vd;
+            u32 want = plain.access(0, t[i].kind, t[i].block, kAllBytes);
+            if (want) plain_depths.push_back(want);
+            u64 victim;
+            if (view.view_rest_l1(l, t[i].kind, t[i].block, &victim)) {
+                ASSERT_EQ(want, 0u) << i;
+                continue;
+            }
+            ASSERT_NE(want, 0u) << i;
+            on_miss(i, want, victim);
+            if (::testing::Test::HasFatalFailure()) return;
+            run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
+        }
+        run_lower(0);
+    }
 };
 
 }  // namespace
@@ -1004,21 +1029,13 @@ TEST(CoherentSingleCore, LowerHalvesMayLagBehindL1) {
         }
     };
     u64 victims = 0;
-    for (size_t i = 0; i < v.t.size(); ++i) {
-        const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
-        u32 want = v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes);
-        if (want) plain_depths.push_back(want);
-        u64 victim;
-        if (v.view.view_rest_l1(l, v.t[i].kind, v.t[i].block, &victim)) {
-            ASSERT_EQ(want, 0u) << i;
-            continue;
-        }
-        ASSERT_NE(want, 0u) << i;
-        victims += victim != CoherentMachine::kNoVictim;
-        queue.push_back({v.t[i].kind, v.t[i].block, victim});
-        run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
-    }
-    run_lower(0);
+    ASSERT_NO_FATAL_FAILURE(v.lag_lower_halves(
+        plain_depths,
+        [&](size_t i, u32, u64 victim) {
+            victims += victim != CoherentMachine::kNoVictim;
+            queue.push_back({v.t[i].kind, v.t[i].block, victim});
+        },
+        run_lower));
     EXPECT_EQ(lagged_depths, plain_depths);
     EXPECT_GT(victims, 100u);
     // Every dirty victim handed over is one of L1's write-backs on the
@@ -1056,30 +1073,23 @@ TEST(CoherentSingleCore, LevelsBelowL2MayLag) {
                 v.view.writeback_below_l2(e.op);
         }
     };
-    for (size_t i = 0; i < v.t.size(); ++i) {
-        const CoherentMachine::L1View& l = v.t[i].kind == kFetch ? v.vi : v.vd;
-        u32 want = v.plain.access(0, v.t[i].kind, v.t[i].block, kAllBytes);
-        if (want) plain_depths.push_back(want);
-        u64 victim;
-        if (v.view.view_rest_l1(l, v.t[i].kind, v.t[i].block, &victim)) {
-            ASSERT_EQ(want, 0u) << i;
-            continue;
-        }
-        CoherentMachine::LowerWork w;
-        bool front = v.view.l2_front_hit(v.t[i].kind, v.t[i].block);
-        u32 d = v.view.l2_part(v.t[i].kind, v.t[i].block, front, victim, &w);
-        depths.push_back(d);
-        ASSERT_EQ(d == CoherentMachine::kBelowL2, want >= 2) << i;
-        for (u32 j = 0; j < w.n; ++j) {
-            bool ref = w.op[j] & CoherentMachine::LowerWork::kReference;
-            ASSERT_EQ(ref, j == 0 && d == CoherentMachine::kBelowL2) << i;
-            references += ref;
-            writebacks += !ref;
-            queue.push_back({v.t[i].kind, w.op[j], depths.size() - 1});
-        }
-        run_lower((i / 1000) % 4 == 3 ? 0 : 300 - (i % 300));
-    }
-    run_lower(0);
+    ASSERT_NO_FATAL_FAILURE(v.lag_lower_halves(
+        plain_depths,
+        [&](size_t i, u32 want, u64 victim) {
+            CoherentMachine::LowerWork w;
+            bool front = v.view.l2_front_hit(v.t[i].kind, v.t[i].block);
+            u32 d = v.view.l2_part(v.t[i].kind, v.t[i].block, front, victim, &w);
+            depths.push_back(d);
+            ASSERT_EQ(d == CoherentMachine::kBelowL2, want >= 2) << i;
+            for (u32 j = 0; j < w.n; ++j) {
+                bool ref = w.op[j] & CoherentMachine::LowerWork::kReference;
+                ASSERT_EQ(ref, j == 0 && d == CoherentMachine::kBelowL2) << i;
+                references += ref;
+                writebacks += !ref;
+                queue.push_back({v.t[i].kind, w.op[j], depths.size() - 1});
+            }
+        },
+        run_lower));
     EXPECT_EQ(depths, plain_depths);
     // The trace reaches below L2 and dirties lines L2 evicts.
     EXPECT_EQ(references, v.plain.stats(0, 1, false).misses[kRead] + v.plain.stats(0, 1, false).misses[kWrite] +
