@@ -628,7 +628,19 @@ u32 CoherentMachine::l2_part(AccessKind kind, u64 block, bool front, u64 l1_vict
         c.stats.refs[kind]++;
         u64* keys = c.set_keys(c.set_of(block));
         u64 dropped = repl::kInvalidKey;
-        if (search_plain(keys, c.assoc(), block, &dropped) < 0) {
+        // The last two ways first: a cycle over as many blocks as the set
+        // has ways hits the least recent one every time. matmul 400's L2
+        // sets cycle through B's lines this way (7.5 M hits on ways 8 and
+        // 9); each went through the vector search and its call. matmul
+        // 1.48 s -> 1.46 s (6 of 11 pairs faster), stencil 1024 40 1.33 s
+        // -> 1.27 s (5 of 5).
+        // (A direct-mapped L2 has one way, already tested.)
+        u32 last = c.assoc() - 1;
+        if (last && repl::key_holds(keys[last], block)) {
+            repl::order_to_front(keys, last);
+        } else if (last > 1 && repl::key_holds(keys[last - 1], block)) {
+            repl::order_to_front(keys, last - 1);
+        } else if (search_plain(keys, c.assoc(), block, &dropped) < 0) {
             c.stats.misses[kind]++;
             w->op[w->n++] = LowerWork::kReference | block;
             keys[0] = repl::make_key(block, false);

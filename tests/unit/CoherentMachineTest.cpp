@@ -1100,6 +1100,54 @@ TEST(CoherentSingleCore, LevelsBelowL2MayLag) {
     expect_same_state(v.view, v.plain, v.c, v.t);
 }
 
+// l2_part() tests L2's last two ways before searching the set: a cycle
+// over exactly as many blocks as a set has ways hits the least recent one
+// every time. Blocks 0, 32, ..., 288 fill L2's set 0 of desktop_shape()
+// (10 ways); with 16, 48 and 80 (L2's set 16) the thirteen of them share
+// D1's set 0 (12 ways), so that, cycled, every one misses D1. From the
+// second round on each of the ten hits L2 on its last way; L1's dirty
+// victims (every other block is written) land on the last ways too. The
+// depths, counters and sets must be the general path's.
+TEST(CoherentSingleCore, L2PartTakesLastWayHits) {
+    HierarchyConfig c = desktop_shape();
+    CoherentMachine view, plain;
+    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
+    ASSERT_TRUE(view.splits_below_l2());
+    CoherentMachine::L1View vd;
+    ASSERT_TRUE(view.l1_view(false, &vd));
+    Trace t;
+    for (int round = 0; round < 4; ++round) {
+        for (u64 m = 0; m < 10; ++m) t.push_back(Ref{0, m % 2 ? kWrite : kRead, 32 * m, kAllBytes});
+        for (u64 b : {16, 48, 80}) t.push_back(Ref{0, kRead, b, kAllBytes});
+    }
+    // An eleventh block of the set evicts its least recent line (0, if
+    // the hits moved their lines to the front); the ten read again show
+    // which one went.
+    t.push_back(Ref{0, kRead, 320, kAllBytes});
+    for (u64 m = 0; m < 10; ++m) t.push_back(Ref{0, kRead, 32 * m, kAllBytes});
+    u32 l2_hits = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        u32 want = plain.access(0, t[i].kind, t[i].block, kAllBytes);
+        u64 victim;
+        ASSERT_FALSE(view.view_rest_l1(vd, t[i].kind, t[i].block, &victim)) << i;
+        CoherentMachine::LowerWork w;
+        bool front = view.l2_front_hit(t[i].kind, t[i].block);
+        u32 d = view.l2_part(t[i].kind, t[i].block, front, victim, &w);
+        for (u32 j = 0; j < w.n; ++j) {
+            if (w.op[j] & CoherentMachine::LowerWork::kReference)
+                d = view.below_l2(t[i].kind, w.op[j] & ~CoherentMachine::LowerWork::kReference);
+            else
+                view.writeback_below_l2(w.op[j]);
+        }
+        ASSERT_EQ(d, want) << i;
+        l2_hits += i >= 13 && i < 52 && d == 1 && !front;
+    }
+    EXPECT_EQ(l2_hits, 3u * 13u);
+    expect_same_state(view, plain, c, t);
+    view.destroy();
+    plain.destroy();
+}
+
 // ---------------------------------------------------------------------------
 // Several cores: against ReferenceCoherent
 // ---------------------------------------------------------------------------
