@@ -266,8 +266,8 @@ void below_l2_window_end() {
     bool deep = g_window_deep * 2 >= kWindow;
     g_window_misses = g_window_deep = 0;
     if (!deep || g_mode != Mode::Auto) return;
-    // The whole lower half from now on: the worker's entries so far touch
-    // nothing above L3, and L2 is the worker's after them.
+    // Whole misses from now on: the worker's entries so far touch only
+    // the levels below L2, and L2 is the worker's after them.
     g_below_l2 = false;
     ++g_switches;
     g_window_start_done = __atomic_load_n(&g_done.v, __ATOMIC_RELAXED);
