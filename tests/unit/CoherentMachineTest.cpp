@@ -818,6 +818,14 @@ void init_both(CoherentMachine& a, CoherentMachine& b, const HierarchyConfig& c)
     ASSERT_TRUE(b.init(c, 1, kHeap, err)) << err.text;
 }
 
+// init_both(), with `view` on the short miss path and its D1 view in *vd.
+void init_with_d1_view(CoherentMachine& view, CoherentMachine& plain, const HierarchyConfig& c,
+                       CoherentMachine::L1View* vd) {
+    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
+    ASSERT_TRUE(view.simple_misses());
+    ASSERT_TRUE(view.l1_view(false, vd));
+}
+
 // Two one-core machines of configuration `c` that ran trace `t` agree on
 // every counter of core 0, on the contents and dirty bits of every level
 // over the trace's blocks and on the memory traffic; and the trace reached
@@ -965,10 +973,8 @@ TEST(CoherentSingleCore, ShiftingViewSearchMatchesAccess) { expect_shifting_view
 TEST(CoherentSingleCore, ViewTakesL2SecondWayHit) {
     HierarchyConfig c = desktop_shape();
     CoherentMachine view, plain;
-    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
-    ASSERT_TRUE(view.simple_misses());
     CoherentMachine::L1View vd;
-    ASSERT_TRUE(view.l1_view(false, &vd));
+    ASSERT_NO_FATAL_FAILURE(init_with_d1_view(view, plain, c, &vd));
     Trace t;
     auto ref = [&](AccessKind k, u64 b) { t.push_back(Ref{0, k, b, kAllBytes}); };
     ref(kWrite, 0);
@@ -1111,10 +1117,9 @@ TEST(CoherentSingleCore, LevelsBelowL2MayLag) {
 TEST(CoherentSingleCore, L2PartTakesLastWayHits) {
     HierarchyConfig c = desktop_shape();
     CoherentMachine view, plain;
-    ASSERT_NO_FATAL_FAILURE(init_both(view, plain, c));
-    ASSERT_TRUE(view.splits_below_l2());
     CoherentMachine::L1View vd;
-    ASSERT_TRUE(view.l1_view(false, &vd));
+    ASSERT_NO_FATAL_FAILURE(init_with_d1_view(view, plain, c, &vd));
+    ASSERT_TRUE(view.splits_below_l2());
     Trace t;
     for (int round = 0; round < 4; ++round) {
         for (u64 m = 0; m < 10; ++m) t.push_back(Ref{0, m % 2 ? kWrite : kRead, 32 * m, kAllBytes});
