@@ -678,6 +678,16 @@ void CoherentMachine::writeback_below_l2(u64 block) {
     writeback_simple<false>(2, block);
 }
 
+u32 CoherentMachine::run_below_l2(AccessKind kind, const LowerWork& w, u32 depth) {
+    for (u32 i = 0; i < w.n; ++i) {
+        if (w.op[i] & LowerWork::kReference)
+            depth = below_l2(kind, w.op[i] & ~LowerWork::kReference);
+        else
+            writeback_below_l2(w.op[i]);
+    }
+    return depth;
+}
+
 // A write of the current core that hits a dirty line of its L1 (c, write-
 // back): the line is Modified, the core its only holder, and the write
 // changes no state. It is silent, except that the loss records of cores

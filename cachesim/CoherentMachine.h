@@ -328,6 +328,8 @@ public:
     //    hit with no victim itself: 61.4 M of matmul's misses.
     //  - below_l2(): runs a kReference entry, returns its depth (2 or more).
     //  - writeback_below_l2(): runs a write-back entry.
+    //  - run_below_l2(): runs all of `w` at once; returns the reference's
+    //    depth, or `depth` (l2_part()'s) when `w` has no reference.
     // Touching no level below L2, l2_part() may run any number of misses
     // ahead of the entries (CoherentSingleCore.LevelsBelowL2MayLag).
     struct LowerWork {
@@ -340,6 +342,7 @@ public:
     u32 l2_part(AccessKind kind, u64 block, bool front, u64 l1_victim, LowerWork* w);
     u32 below_l2(AccessKind kind, u64 block);
     void writeback_below_l2(u64 block);
+    u32 run_below_l2(AccessKind kind, const LowerWork& w, u32 depth);
     bool owned_misses() const { return plain_ && filtering_; }
     // The host has SSE4.1 (the tool asks CPUID, vgtool/HostMachine.h; the
     // hosted tests the compiler): the short path's searches of L2 and L3

@@ -107,7 +107,7 @@ inline int order_find_shifting_n(u64* keys, u64 block, u64* dropped) {
 template <u32 N, u32 S>
 inline int order_find_shifting_skip(u64* keys, u64 block, u64* dropped) {
     static_assert(S <= N, "skips at most every way");
-    if (S == 0) return order_find_shifting_n<N, false>(keys, block, dropped);
+    if constexpr (S == 0) return order_find_shifting_n<N, false>(keys, block, dropped);
     u64 prev = keys[0];
 #pragma GCC unroll 32
     for (u32 i = 1; i < S; ++i) {

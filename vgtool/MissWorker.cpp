@@ -234,14 +234,7 @@ u32 push_below_l2(AccessKind kind, const CoherentMachine::LowerWork& w, u32 dept
         // No thread: the main thread runs the entries now and every later
         // miss whole.
         stop_using();
-        for (u32 i = 0; i < w.n; ++i) {
-            u64 op = w.op[i];
-            if (op & CoherentMachine::LowerWork::kReference)
-                depth = sim::g_machine.below_l2(kind, op & ~CoherentMachine::LowerWork::kReference);
-            else
-                sim::g_machine.writeback_below_l2(op);
-        }
-        return depth;
+        return sim::g_machine.run_below_l2(kind, w, depth);
     }
     u32 r = depth;
     g_below_l2_entries += w.n;
@@ -265,7 +258,7 @@ u32 push_below_l2(AccessKind kind, const CoherentMachine::LowerWork& w, u32 dept
 void below_l2_window_end() {
     bool deep = g_window_deep * 2 >= kWindow;
     g_window_misses = g_window_deep = 0;
-    if (!deep || g_mode != Mode::Auto) return;
+    if (!deep) return;
     // Whole misses from now on: the worker's entries so far touch only
     // the levels below L2, and L2 is the worker's after them.
     g_below_l2 = false;
