@@ -195,6 +195,9 @@ void RangeMonitor::clear_fields() {
     segs_ = nullptr;
     nsegs_ = cap_segs_ = 0;
     big_overlap_ = false;
+    nkinds_ = 0;
+    zero_bytes(kind_slot_, sizeof kind_slot_);
+    kind_sid_[0] = kind_size_[0] = 0;  // read, not used, for a granule of no block
     free_rows_ = nullptr;
     nfree_rows_ = 0;
     row_chunks_ = nullptr;
@@ -269,7 +272,10 @@ void RangeMonitor::destroy() {
     if (pages_) {
         u32 n = 1u << page_bits_;
         for (u32 i = 0; i < n; ++i)
-            if (pages_[i].page != kEmptyPage && pages_[i].cap) unmem(pages_[i].heap);
+            if (pages_[i].page != kEmptyPage && pages_[i].cap) {
+                unmem(pages_[i].heap);
+                unmem(pages_[i].shadow());
+            }
     }
     unmem(pages_);
     unmem(ranges_);
@@ -563,9 +569,11 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
         mon::PageEntry* h = static_cast<mon::PageEntry*>(mem(page_heap_bytes(cap)));
         if (!h) return false;
         copy_lists(lists_in(h, cap), page_lists(p), p.count);
+        bool was_inline = p.cap == 0;
         if (p.cap) unmem(p.heap);
         p.heap = h;
         p.cap = cap;
+        if (was_inline) shadow_build(p);  // in the inline entries' place, copied above
     }
     mon::PageLists l = page_lists(p);
     u64 lo = ranges_[r].lo, hi = ranges_[r].hi, base = page << kPageBits;
@@ -589,7 +597,75 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
     // last.
     if (pos > 0 && l.e[pos - 1].end > start) p.overlap = 1;
     if (pos + 1 < p.count && end > l.e[pos + 1].start) p.overlap = 1;
+    if (p.cap && p.shadow() && (p.overlap || !shadow_put(p, base, l.e[pos], lo, hi))) shadow_drop(p);
     return true;
+}
+
+// The kind of blocks of structure sid and `size` bytes in the pages'
+// shadows, numbered at first sight; 0 when all kKinds - 1 are taken.
+u32 RangeMonitor::kind_of(u32 sid, u32 size) {
+    u32 i = ((sid * 0x9E3779B1u) ^ (size * 0x85EBCA6Bu)) >> 22;  // 10 bits: kKindSlots
+    for (;; i = (i + 1) & (mon::kKindSlots - 1)) {
+        u32 k = kind_slot_[i];
+        if (k == 0) break;
+        if (kind_sid_[k] == sid && kind_size_[k] == size) return k;
+    }
+    if (nkinds_ + 1 >= mon::kKinds) return 0;
+    u32 k = ++nkinds_;
+    kind_sid_[k] = sid;
+    kind_size_[k] = size;
+    kind_slot_[i] = u8(k);
+    return k;
+}
+
+// The granules of entry e (of range [lo, hi)) in the shadow of p, the
+// page at `base`; false when the range cannot be told there: it starts
+// inside a granule, is larger than a page (its granules' distances to the
+// start would not fit a byte), or no kind is left. A block that crosses
+// into the next page is told in both: glibc's heap of 64- and 32-byte
+// chunks side by side (containers) has one at nearly every page's end.
+bool RangeMonitor::shadow_put(Page& p, u64 base, const mon::PageEntry& e, u64 lo, u64 hi) {
+    if ((lo & ((1u << mon::kGranuleBits) - 1)) || hi - lo > kPageMask + 1) return false;
+    u32 kind = kind_of(e.sid & ~mon::kCrossesPage, u32(hi - lo));
+    if (!kind) return false;
+    u16* sh = p.shadow();
+    u32 g0 = e.start >> mon::kGranuleBits, g1 = (e.end - 1u) >> mon::kGranuleBits;
+    u32 first = u32(((base + e.start) - lo) >> mon::kGranuleBits);  // granule g0's distance to lo
+    for (u32 g = g0; g <= g1; ++g) sh[g] = u16(kind << 8 | (first + g - g0));
+    return true;
+}
+
+void RangeMonitor::shadow_clear(Page& p, const mon::PageEntry& e) {
+    u16* sh = p.shadow();
+    u32 g0 = e.start >> mon::kGranuleBits, g1 = (e.end - 1u) >> mon::kGranuleBits;
+    for (u32 g = g0; g <= g1; ++g) sh[g] = 0;
+}
+
+void RangeMonitor::shadow_drop(Page& p) {
+    unmem(p.shadow());
+    p.set_shadow(nullptr);
+}
+
+// A shadow for p's entries, which just moved to a heap block; none if they
+// overlap or one cannot be told (shadow_put()).
+void RangeMonitor::shadow_build(Page& p) {
+    p.set_shadow(nullptr);
+    if (p.overlap) return;
+    u16* sh = static_cast<u16*>(mem(sizeof(u16) * mon::kGranules));
+    if (!sh) return;
+    zero_bytes(sh, sizeof(u16) * mon::kGranules);
+    p.set_shadow(sh);
+    const mon::PageLists l = page_lists(p);
+    u64 base = p.page << kPageBits;
+    for (u32 i = 0; i < p.count; ++i) {
+        const mon::PageEntry& e = l.e[i];
+        u64 lo = base + e.start, hi = base + e.end;
+        if (e.sid & mon::kCrossesPage) {
+            lo = ranges_[e.id].lo;
+            hi = ranges_[e.id].hi;
+        }
+        if (!shadow_put(p, base, e, lo, hi)) return shadow_drop(p);
+    }
 }
 
 void RangeMonitor::page_remove(u64 page, u32 r) {
@@ -611,19 +687,25 @@ void RangeMonitor::page_remove(u64 page, u32 r) {
 void RangeMonitor::page_remove_at(u32 slot, u32 pos) {
     Page& p = pages_[slot];
     mon::PageLists l = page_lists(p);
+    if (p.cap && p.shadow()) shadow_clear(p, l.e[pos]);
     index_start(l, l.e[pos].start, -1);
     for (u32 i = pos + 1; i < p.count; ++i) l.move(i - 1, i);
     --p.count;
     if (p.count == 0) {
-        if (p.cap) unmem(p.heap);
+        if (p.cap) {
+            unmem(p.heap);
+            unmem(p.shadow());
+        }
         page_erase(slot);
         return;
     }
     if (p.cap && p.count <= kInline) {
         mon::PageEntry* heap = p.heap;
+        u16* shadow = p.shadow();  // the inline entries take its place
         p.cap = 0;  // page_lists(p) is now the inline lists
         copy_lists(page_lists(p), l, p.count);
         unmem(heap);
+        unmem(shadow);
         p.heap = nullptr;
         l = page_lists(p);
     }
@@ -1254,10 +1336,30 @@ __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, 
     if (!h) return false;
     const Page& p = pages_[h - 1];
     if (p.page != addr >> kPageBits || p.overlap) return false;  // the page moved or went
-    const mon::PageLists l = page_lists(p);
     u32 off = u32(addr & kPageMask);
-    u32 i = starts_upto(l, p.count, off);
     u64 base = addr & ~kPageMask;
+    if (const u16* sh = p.cap ? p.shadow() : nullptr) {
+        // A granule's block, or none there (then nothing counts in the
+        // granule, or in its rest after a block's end: no other block
+        // starts inside a granule of a page with a shadow).
+        u32 g = off >> mon::kGranuleBits;
+        u32 v = sh[g];
+        u64 at = base + (u64(g) << mon::kGranuleBits);
+        u64 lo = at - (u64(v & 0xff) << mon::kGranuleBits);  // the block's start (maybe in the page before)
+        u64 size = kind_size_[v >> 8];
+        if (!v || addr >= lo + size) {
+            e.lo = v ? lo + size : at;
+            e.len = at + (1u << mon::kGranuleBits) - e.lo;
+            point_at_nothing(e);
+            return true;
+        }
+        // The interval stays in the page: a slot's entry speaks only for
+        // its pages (mon::kCacheWays).
+        u64 ilo = max64(lo, base), ihi = min64(lo + size, base + kPageMask + 1);
+        return fill_block(e, structs_[kind_sid_[v >> 8]], lo, size, ilo, ihi - ilo);
+    }
+    const mon::PageLists l = page_lists(p);
+    u32 i = starts_upto(l, p.count, off);
     if (i == 0 || off >= l.e[i - 1].end) {
         // Between blocks (the allocator's headers): nothing counts there.
         e.lo = base + (i ? l.e[i - 1].end : 0);
@@ -1267,16 +1369,23 @@ __attribute__((always_inline)) inline bool RangeMonitor::fill_in_page(u64 addr, 
     }
     const mon::PageEntry& b = l.e[i - 1];
     if (b.sid & mon::kCrossesPage) return false;
-    Structure& s = structs_[b.sid];
+    return fill_block(e, structs_[b.sid], base + b.start, u64(b.end - b.start), base + b.start, u64(b.end - b.start));
+}
+
+// fill_in_page()'s entry over [ilo, ilo + ilen) for a block [lo, lo + len)
+// of s: false when s has no slot, or no row for the thread (resolve() then
+// decides).
+__attribute__((always_inline)) inline bool RangeMonitor::fill_block(CacheEntry& e, Structure& s, u64 lo, u64 len,
+                                                                   u64 ilo, u64 ilen) {
     if (!s.counted) return false;
     Row* row = s.cur_row && s.cur_thread == cache_thread_ ? s.cur_row : row_for(s, cache_thread_);
     if (row == &s.overflow) return false;
-    e.lo = base + b.start;
-    e.len = u64(b.end - b.start);
+    e.lo = ilo;
+    e.len = ilen;
     e.s = &s;
     e.row = row;
-    e.base = e.lo;
-    point_at_histogram(s, e.len, e);
+    e.base = lo;
+    point_at_histogram(s, len, e);
     return true;
 }
 

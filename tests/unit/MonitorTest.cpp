@@ -539,6 +539,39 @@ TEST(Monitor, WideHitFillsSlotThatLeavesWithThreadAndRange) {
     EXPECT_EQ(m.served(s, 0, 1), 1u);
 }
 
+// The tool's lookups in heap pages read the pages' shadows (mon::kGranules):
+// a block that crosses into the next page is told there from its own start
+// (its histogram's bin), a block's end inside a granule leaves the rest of
+// the granule to nothing, and a block that overlaps another takes the
+// shadow away for good, so that its removal cannot leave the other's
+// granules empty.
+TEST(Monitor, HeapPageShadowsTellCrossingBlocksEndsAndOverlaps) {
+    M t(config(1, 0, 4));  // 4 bins: a 64-byte block's bin is its offset / 16
+    RangeMonitor& m = t.m;
+    const u64 p = 0x200000, q = p + 0x1000;
+    u32 other = m.add_structure(false), cross = m.add_structure(false);
+    for (u64 i = 1; i <= 4; ++i) {  // four entries each: the pages' lists go to heap blocks
+        ASSERT_TRUE(m.add_range(p + 0x100 * i, 48, other));
+        ASSERT_TRUE(m.add_range(q + 0x100 * i, i == 1 ? 40 : 48, other));
+    }
+    ASSERT_TRUE(m.add_range(q - 16, 64, cross));  // [q - 16, q + 48): 16 bytes in p's page, 48 in q's
+    m.prepare_thread(1);
+    m.set_current_thread(1);
+    m.record_current(q + 0x200, kRead, 0);  // resolved the general way: q's page gets its hint
+    m.record_current(q + 0x20, kRead, 0);   // offset 48 in the crossing block: bin 3
+    EXPECT_EQ(m.bucket_served(cross, 3, 0, 0), 1u);
+    EXPECT_EQ(m.bucket_served(cross, 2, 0, 0), 0u);
+    m.record_current(q + 0x128, kRead, 0);  // just past the 40-byte block at q + 0x100: nothing
+    m.record_current(q + 0x110, kRead, 0);  // inside it
+    EXPECT_EQ(m.served(other, 0, 0), 2u);
+    // An overlap inside the 40-byte block, then gone again.
+    ASSERT_TRUE(m.add_range(q + 0x110, 16, cross));
+    EXPECT_EQ(m.remove_range(q + 0x110), 1u);
+    m.record_current(q + 0x118, kRead, 0);  // the 40-byte block's, as before
+    EXPECT_EQ(m.served(other, 0, 0), 3u);
+    EXPECT_EQ(m.served(cross, 0, 0), 1u);
+}
+
 // Three structures for the hot-path comparisons below: a big range, a
 // small one, and a user range inside the big one.
 static void add_three(RangeMonitor& m, u32 ids[3]) {
@@ -779,6 +812,11 @@ struct Trace {
     // Reads and writes through record_current() or locate_current() (the
     // tool's ways, with their page-list shortcuts) instead of record().
     bool current = false;
+    // Heap: 1 in this many blocks starts inside a granule (0: none), and
+    // 1 in this many that would overlap another is added all the same (0:
+    // none). Either takes the page's shadow away (mon::kGranules).
+    u32 odd_start = 30;
+    u32 overlap = 0;
 };
 
 void compare(const RangeMonitor& m, const ReferenceMonitor& r, const char* when) {
@@ -860,13 +898,18 @@ void run_trace(const Trace& tr, int ops) {
                     ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
                     continue;
                 }
-                // 16-byte granules over 4 pages, blocks of 16 to 64 bytes
+                // 16-byte granules over 4 pages, blocks of 1 to 64 bytes
                 // that never overlap: the pages hold dozens of ranges each
                 // and are searched by start offset (Page::inl_off/heap).
+                // Half end inside a granule, and 1 in 30 starts inside one,
+                // which takes the page's shadow away (mon::kGranules).
                 u64 lo = arena + 16 * below(1024), size = 16 * (1 + below(4));
+                if (below(2)) size -= below(16);
+                if (tr.odd_start && below(tr.odd_start) == 0) lo += 1 + below(15);
                 bool clash = false;
                 for (auto& l : ref.live())
                     clash = clash || (l.second - l.first < 4096 && lo < l.second && l.first < lo + size);
+                if (clash && tr.overlap && below(tr.overlap) == 0) clash = false;
                 if (!clash) {
                     ASSERT_EQ(m.add_range(lo, size, id), ref.add_range(lo, size, id));
                 }
@@ -997,6 +1040,22 @@ TEST(MonitorDifferential, CurrentThread) {
         tr.current = true;
         tr.heap = s % 2 == 0;
         run_trace(tr, tr.heap ? 20000 : 4000);
+        if (HasFatalFailure()) return;
+    }
+}
+
+// The tool's way on heap pages only: the pages' shadows (granule by
+// granule, blocks crossing into the next page, ends inside a granule) and
+// the lists where a shadow was dropped: with no block that takes it away,
+// with rare ones starting inside a granule, with rare overlaps.
+TEST(MonitorDifferential, CurrentThreadHeapPages) {
+    for (u64 s = 61; s <= 69; ++s) {
+        Trace tr{s, int(1 + s % 4), s % 3 == 1 ? 1u : 0u, s % 3 == 2 ? 25u : 0u, 0};
+        tr.current = true;
+        tr.heap = true;
+        tr.odd_start = s <= 63 ? 0 : s <= 66 ? 400 : 0;
+        tr.overlap = s >= 67 ? 200 : 0;
+        run_trace(tr, 20000);
         if (HasFatalFailure()) return;
     }
 }
