@@ -604,7 +604,7 @@ bool RangeMonitor::page_add(u64 page, u32 r) {
 // The kind of blocks of structure sid and `size` bytes in the pages'
 // shadows, numbered at first sight; 0 when all kKinds - 1 are taken.
 u32 RangeMonitor::kind_of(u32 sid, u32 size) {
-    u32 i = ((sid * 0x9E3779B1u) ^ (size * 0x85EBCA6Bu)) >> 22;  // 10 bits: kKindSlots
+    u32 i = ((sid * 0x9E3779B1u) ^ (size * 0x85EBCA6Bu)) >> (32 - mon::kKindSlotBits);
     for (;; i = (i + 1) & (mon::kKindSlots - 1)) {
         u32 k = kind_slot_[i];
         if (k == 0) break;
@@ -618,6 +618,14 @@ u32 RangeMonitor::kind_of(u32 sid, u32 size) {
     return k;
 }
 
+namespace {
+// The granules entry e covers in its page: g0 to g1.
+inline void granules_of(const mon::PageEntry& e, u32* g0, u32* g1) {
+    *g0 = e.start >> mon::kGranuleBits;
+    *g1 = (e.end - 1u) >> mon::kGranuleBits;
+}
+}  // namespace
+
 // The granules of entry e (of range [lo, hi)) in the shadow of p, the
 // page at `base`; false when the range cannot be told there: it starts
 // inside a granule, is larger than a page (its granules' distances to the
@@ -629,7 +637,8 @@ bool RangeMonitor::shadow_put(Page& p, u64 base, const mon::PageEntry& e, u64 lo
     u32 kind = kind_of(e.sid & ~mon::kCrossesPage, u32(hi - lo));
     if (!kind) return false;
     u16* sh = p.shadow();
-    u32 g0 = e.start >> mon::kGranuleBits, g1 = (e.end - 1u) >> mon::kGranuleBits;
+    u32 g0, g1;
+    granules_of(e, &g0, &g1);
     u32 first = u32(((base + e.start) - lo) >> mon::kGranuleBits);  // granule g0's distance to lo
     for (u32 g = g0; g <= g1; ++g) sh[g] = u16(kind << 8 | (first + g - g0));
     return true;
@@ -637,7 +646,8 @@ bool RangeMonitor::shadow_put(Page& p, u64 base, const mon::PageEntry& e, u64 lo
 
 void RangeMonitor::shadow_clear(Page& p, const mon::PageEntry& e) {
     u16* sh = p.shadow();
-    u32 g0 = e.start >> mon::kGranuleBits, g1 = (e.end - 1u) >> mon::kGranuleBits;
+    u32 g0, g1;
+    granules_of(e, &g0, &g1);
     for (u32 g = g0; g <= g1; ++g) sh[g] = 0;
 }
 

@@ -215,7 +215,8 @@ static_assert(sizeof(Page) == 64, "one host cache line per page slot");
 constexpr unsigned kGranuleBits = 4;
 constexpr u32 kGranules = 4096u >> kGranuleBits;
 constexpr u32 kKinds = 256;      // kind 0 is "no block"
-constexpr u32 kKindSlots = 1024;  // the kinds' hash (RangeMonitor::kind_of())
+constexpr unsigned kKindSlotBits = 10;  // the kinds' hash (RangeMonitor::kind_of()): a quarter full at most
+constexpr u32 kKindSlots = 1u << kKindSlotBits;
 
 // A page's heap block of up to this many entries also holds an index of
 // its starts (PageLists::first): the entries' count then fits a byte

@@ -93,10 +93,12 @@ void push_counters(ULong* row, ULong* hist);
 constexpr u64 kWindow = 1u << 16;
 extern u64 g_window_misses, g_window_deep;
 void watch_window_end();
+// While g_below_l2, at the end of a window: back to whole misses when at
+// least half of its misses went beyond L2.
+void below_l2_window_end();
 // While g_below_l2: a miss that hit L2's front ways and left no dirty
 // victim, which the main thread finished (auto mode's count); returns its
 // depth, 1.
-void below_l2_window_end();
 inline u32 note_l2_hit() {
     if (++g_window_misses == kWindow) below_l2_window_end();
     return 1;
